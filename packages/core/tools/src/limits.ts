@@ -1,0 +1,12 @@
+/** Bounds on what a check will read, so hostile or runaway input yields a violation instead of a hang. */
+export interface SizeLimits {
+  /** Deepest nesting of objects and arrays, counting the root as depth 1. */
+  readonly maxDepth: number
+  /** Most JSON values (objects, arrays and scalars) read in one schema. */
+  readonly maxNodes: number
+  /** Most characters across all strings and keys of one schema. */
+  readonly maxChars: number
+}
+
+// Generous for real tool schemas (the largest MCP schemas we have seen are a few hundred nodes, depth < 20).
+export const DEFAULT_LIMITS: SizeLimits = { maxDepth: 128, maxNodes: 20_000, maxChars: 1_000_000 }

@@ -1,0 +1,58 @@
+import { defineOwn, isJsonObject, ownValue, type JsonObject, type JsonValue } from './json-value.ts'
+import { subschemasOf } from './subschemas.ts'
+import type { SchemaRule, SchemaViolation } from './violation.ts'
+
+/**
+ * Repairs for the mistakes that have exactly one meaning. Anything else is left for the caller to throw: a repair
+ * that guesses would change what the tool accepts without its author knowing.
+ */
+const REPAIRABLE: ReadonlySet<SchemaRule> = new Set(['bare-property-table', 'root-empty', 'root-type-missing', 'required-in-property'])
+
+export function isRepairable(violations: readonly SchemaViolation[]): boolean {
+  return violations.every((v) => REPAIRABLE.has(v.rule))
+}
+
+function objectRoot(properties: JsonValue, rest: JsonObject = {}): JsonObject {
+  const root: JsonObject = { type: 'object' }
+  for (const [key, value] of Object.entries(rest)) defineOwn(root, key, value)
+  defineOwn(root, 'properties', properties)
+  return root
+}
+
+/** Moves `required: true` from property schemas into their object's `required` array, at every depth. */
+function hoistPropertyRequired(schema: JsonValue): void {
+  const pending: JsonValue[] = [schema]
+  while (pending.length > 0) {
+    const node = pending.pop()!
+    if (!isJsonObject(node)) continue
+    const properties = ownValue(node, 'properties')
+    if (isJsonObject(properties)) {
+      const hoisted = Object.entries(properties).flatMap(([name, property]) => {
+        if (!isJsonObject(property) || typeof ownValue(property, 'required') !== 'boolean') return []
+        const wanted = property.required === true
+        delete property.required
+        return wanted ? [name] : []
+      })
+      const existing = ownValue(node, 'required')
+      const names = Array.isArray(existing) ? existing : []
+      const merged = [...names, ...hoisted.filter((name) => !names.includes(name))]
+      if (merged.length > 0) defineOwn(node, 'required', merged)
+    }
+    for (const sub of subschemasOf(node)) pending.push(sub.schema)
+  }
+}
+
+/** The repaired schema, built from a snapshot the caller owns; `undefined` when a violation is not repairable. */
+export function repairParameters(snapshot: JsonValue, violations: readonly SchemaViolation[]): JsonObject | undefined {
+  if (!isJsonObject(snapshot) || !isRepairable(violations)) return undefined
+  const rules = new Set(violations.map((v) => v.rule))
+  let root = snapshot
+  if (rules.has('bare-property-table')) root = objectRoot(snapshot)
+  else if (rules.has('root-empty')) root = objectRoot({})
+  else if (rules.has('root-type-missing')) {
+    const { properties, ...rest } = snapshot
+    root = objectRoot(properties ?? {}, rest)
+  }
+  if (rules.has('required-in-property')) hoistPropertyRequired(root)
+  return root
+}

@@ -1,0 +1,205 @@
+import { parsePointer, toPointer } from './json-pointer.ts'
+import { isJsonObject, ownValue, type JsonObject, type JsonValue } from './json-value.ts'
+import { type Dialect, dialectOf, JSON_TYPES, KEYWORD_SHAPES, type KeywordShape, TYPE_SUGGESTIONS } from './keywords.ts'
+import { subschemasOf } from './subschemas.ts'
+import type { SchemaRule, SchemaViolation } from './violation.ts'
+
+/**
+ * Checks that every keyword of the vocabulary holds a value of the right shape, at every depth, so that a schema this
+ * accepts is a valid JSON Schema (draft-07 or 2020-12) and every local `$ref` resolves. Reads only plain JSON (a
+ * snapshot), so nothing here can throw on hostile input.
+ */
+type Path = readonly (string | number)[]
+
+interface ShapeCheck {
+  readonly document: JsonValue
+  readonly dialect: Dialect
+  readonly violations: SchemaViolation[]
+}
+
+function report(check: ShapeCheck, path: Path, rule: SchemaRule, message: string, hint: string): void {
+  check.violations.push({ pointer: toPointer(path), rule, message, hint })
+}
+
+function show(value: JsonValue): string {
+  const text = JSON.stringify(value)
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text
+}
+
+function isCount(value: JsonValue): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0
+}
+
+function isUniqueStringList(value: JsonValue): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') && new Set(value).size === value.length
+}
+
+function compilesAsRegex(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u')
+    return true
+  } catch {
+    return false
+  }
+}
+
+function checkSchemaValue(check: ShapeCheck, path: Path, value: JsonValue): void {
+  if (typeof value === 'boolean' || isJsonObject(value)) return
+  const hint =
+    typeof value === 'string' && JSON_TYPES.has(value)
+      ? `write { "type": ${JSON.stringify(value)} }`
+      : 'use a schema object such as { "type": "string" }, or true for any value'
+  report(check, path, 'keyword-type', `must be a schema (an object or boolean), got ${show(value)}`, hint)
+}
+
+function checkType(check: ShapeCheck, path: Path, value: JsonValue): void {
+  const names = Array.isArray(value) ? value : [value]
+  if (names.length === 0 || (Array.isArray(value) && !isUniqueStringList(value))) {
+    report(check, path, 'keyword-type', `must be a type name or a non-empty list of distinct type names, got ${show(value)}`, 'e.g. "string" or ["string", "null"]')
+    return
+  }
+  for (const name of names) {
+    if (typeof name === 'string' && JSON_TYPES.has(name)) continue
+    const suggestion = typeof name === 'string' ? TYPE_SUGGESTIONS.get(name.toLowerCase()) : undefined
+    report(check, path, 'type-unknown', `${show(name)} is not a JSON Schema type`, suggestion ?? `use one of ${[...JSON_TYPES].join(', ')}`)
+  }
+}
+
+function checkRequired(check: ShapeCheck, path: Path, value: JsonValue, inProperty: boolean): void {
+  if (typeof value === 'boolean' && inProperty) {
+    const name = String(path[path.length - 2])
+    report(
+      check,
+      path,
+      'required-in-property',
+      `\`required: ${value}\` inside a property is not JSON Schema`,
+      `remove it here${value ? ` and list ${JSON.stringify(name)} in the enclosing object's \`required\` array` : ''}`,
+    )
+    return
+  }
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    report(check, path, 'required-not-array', `must be an array of property names, got ${show(value)}`, 'e.g. "required": ["path"]')
+    return
+  }
+  if (!isUniqueStringList(value)) {
+    report(check, path, 'required-duplicate', 'lists a property name twice', 'list each required name once')
+  }
+}
+
+function resolvesLocally(document: JsonValue, ref: string): boolean {
+  const segments = parsePointer(ref)
+  if (segments === undefined) return hasAnchor(document, ref.slice(1))
+  let at: JsonValue | undefined = document
+  for (const segment of segments) {
+    if (Array.isArray(at)) at = /^(0|[1-9][0-9]*)$/.test(segment) ? at[Number(segment)] : undefined
+    else at = isJsonObject(at) ? ownValue(at, segment) : undefined
+    if (at === undefined) return false
+  }
+  return typeof at === 'boolean' || isJsonObject(at)
+}
+
+function hasAnchor(document: JsonValue, anchor: string): boolean {
+  const pending: JsonValue[] = [document]
+  while (pending.length > 0) {
+    const node = pending.pop()!
+    if (!isJsonObject(node)) continue
+    if (ownValue(node, '$anchor') === anchor || ownValue(node, '$id') === `#${anchor}`) return true
+    for (const sub of subschemasOf(node)) pending.push(sub.schema)
+  }
+  return false
+}
+
+function checkRef(check: ShapeCheck, path: Path, value: string): void {
+  if (!value.startsWith('#')) {
+    report(check, path, 'ref-remote', `${show(value)} points outside this schema; model APIs cannot fetch it`, 'copy the referenced schema into `$defs` and point at "#/$defs/<name>"')
+  } else if (!resolvesLocally(check.document, value)) {
+    report(check, path, 'ref-unresolved', `${show(value)} does not resolve to a schema in this document`, 'point at an existing `$defs`/`definitions` entry')
+  }
+}
+
+const SHAPE_EXPECTATIONS: Partial<Record<KeywordShape, [test: (value: JsonValue) => boolean, expected: string]>> = {
+  string: [(v) => typeof v === 'string', 'a string'],
+  number: [(v) => typeof v === 'number', 'a number'],
+  'positive-number': [(v) => typeof v === 'number' && v > 0, 'a number greater than 0'],
+  count: [isCount, 'a non-negative integer'],
+  boolean: [(v) => typeof v === 'boolean', 'true or false'],
+  list: [Array.isArray, 'an array'],
+  'schema-list': [(v) => Array.isArray(v) && v.length > 0, 'a non-empty array of schemas'],
+  'schema-map': [isJsonObject, 'an object mapping names to schemas'],
+  'pattern-schema-map': [isJsonObject, 'an object mapping regular expressions to schemas'],
+  dependencies: [isJsonObject, 'an object mapping names to schemas or name lists'],
+  'string-list-map': [(v) => isJsonObject(v) && Object.values(v).every(isUniqueStringList), 'an object mapping names to lists of distinct names'],
+}
+
+function checkKeyword(check: ShapeCheck, path: Path, keyword: string, value: JsonValue, inProperty: boolean): void {
+  const shape = KEYWORD_SHAPES.get(keyword)
+  if (shape === undefined) return
+  const expectation = SHAPE_EXPECTATIONS[shape]
+  if (expectation !== undefined && !expectation[0](value)) {
+    const hint =
+      keyword === 'exclusiveMinimum' || keyword === 'exclusiveMaximum'
+        ? `draft-04's boolean form is gone: write "${keyword}": <the bound> instead of minimum/maximum`
+        : `make it ${expectation[1]}`
+    report(check, path, 'keyword-type', `\`${keyword}\` must be ${expectation[1]}, got ${show(value)}`, hint)
+    return
+  }
+  switch (shape) {
+    case 'type':
+      return checkType(check, path, value)
+    case 'required':
+      return checkRequired(check, path, value, inProperty)
+    case 'enum':
+      if (!Array.isArray(value)) report(check, path, 'keyword-type', `\`enum\` must be an array, got ${show(value)}`, 'e.g. "enum": ["a", "b"]')
+      else if (value.length === 0) report(check, path, 'enum-empty', 'an empty `enum` admits no value, so the tool can never be called', 'list the allowed values, or remove `enum`')
+      return
+    case 'regex':
+      if (typeof value !== 'string') report(check, path, 'keyword-type', `\`pattern\` must be a string, got ${show(value)}`, 'write the regular expression as a string')
+      else if (!compilesAsRegex(value)) report(check, path, 'pattern-invalid', `${show(value)} is not a valid regular expression (ECMA-262, unicode mode)`, 'fix the expression; DeepSeek rejects the whole request over an invalid pattern')
+      return
+    case 'ref':
+      if (typeof value !== 'string') report(check, path, 'keyword-type', `\`$ref\` must be a string, got ${show(value)}`, 'e.g. "$ref": "#/$defs/Item"')
+      else checkRef(check, path, value)
+      return
+    case 'dialect':
+      if (typeof value !== 'string' || dialectOf(value) === undefined) {
+        report(check, path, 'schema-dialect-unknown', `\`$schema\` ${show(value)} is not a dialect this check knows`, 'remove `$schema`, or use draft-07, 2019-09 or 2020-12')
+      }
+      return
+    case 'schema-or-schema-list':
+      if (Array.isArray(value) && (check.dialect === '2020-12' || value.length === 0)) {
+        report(check, path, 'keyword-type', '`items` must be a single schema here', 'use "items": <schema>, or "prefixItems": [...] for a tuple')
+      } else if (!Array.isArray(value)) checkSchemaValue(check, path, value)
+      return
+    case 'schema':
+      return checkSchemaValue(check, path, value)
+    case 'pattern-schema-map':
+      for (const pattern of Object.keys(value as JsonObject)) {
+        if (!compilesAsRegex(pattern)) report(check, [...path, pattern], 'pattern-invalid', `${show(pattern)} is not a valid regular expression`, 'fix the expression')
+      }
+      return
+    default:
+      return
+  }
+}
+
+function checkNode(check: ShapeCheck, path: Path, node: JsonValue, inProperty: boolean): void {
+  if (!isJsonObject(node)) return checkSchemaValue(check, path, node)
+  for (const [keyword, value] of Object.entries(node)) checkKeyword(check, [...path, keyword], keyword, value, inProperty)
+  for (const sub of subschemasOf(node)) {
+    // List-valued and map-valued members were checked as containers above; their members are schemas.
+    if (sub.path.length === 2) checkSchemaValue(check, [...path, ...sub.path], sub.schema)
+    if (isJsonObject(sub.schema)) checkNode(check, [...path, ...sub.path], sub.schema, sub.path[0] === 'properties')
+  }
+}
+
+/**
+ * Violations of keyword shape anywhere in `schema`. `basePath` prefixes every pointer, for schemas checked in place
+ * inside a larger document (a bare property table's entries, say).
+ */
+export function checkSchemaShape(schema: JsonValue, document: JsonValue = schema, basePath: Path = []): SchemaViolation[] {
+  const declared = isJsonObject(document) ? ownValue(document, '$schema') : undefined
+  const dialect = (typeof declared === 'string' && dialectOf(declared)) || 'draft-07'
+  const check: ShapeCheck = { document, dialect, violations: [] }
+  checkNode(check, basePath, schema, basePath.length > 0)
+  return check.violations
+}

@@ -1,0 +1,47 @@
+/**
+ * One thing wrong with a schema: what (rule, message), where (JSON pointer into the checked value) and how to fix it
+ * (hint). Rules are stable identifiers that tools and tests can match on; messages and hints are for people.
+ */
+export interface SchemaViolation {
+  readonly pointer: string
+  readonly rule: SchemaRule
+  readonly message: string
+  readonly hint: string
+}
+
+export type SchemaRule =
+  | 'parameters-missing'
+  | 'parameters-json-text'
+  | 'root-not-object'
+  | 'root-empty'
+  | 'bare-property-table'
+  | 'root-type-missing'
+  | 'root-unrecognized'
+  | 'root-type-array'
+  | 'root-type-not-object'
+  | 'root-union'
+  | 'root-keyword'
+  | 'properties-not-map'
+  | 'property-not-schema'
+  | 'required-not-array'
+  | 'required-in-property'
+  | 'required-duplicate'
+  | 'required-undeclared'
+  | 'not-lossless-json'
+  | 'cycle'
+  | 'too-deep'
+  | 'too-large'
+  | 'unreadable'
+  | 'keyword-type'
+  | 'type-unknown'
+  | 'enum-empty'
+  | 'pattern-invalid'
+  | 'ref-unresolved'
+  | 'ref-remote'
+  | 'schema-dialect-unknown'
+
+/** The one-line form used in `violations[]` and in error messages. */
+export function formatViolation(violation: SchemaViolation): string {
+  const where = violation.pointer === '' ? '(root)' : violation.pointer
+  return `${where}: ${violation.message} (fix: ${violation.hint})`
+}
