@@ -1,0 +1,10 @@
+export { HardenOverlay, installOnToolsService, type OverlayConfig } from './plugin.ts'
+export { installOnToolRuntimePrototype, type ToolRuntimeClass } from './prototype.ts'
+export {
+  guardRegister,
+  type OverlayMode,
+  type RegisteredTool,
+  type RegisterMethod,
+  type RegistrationGuardOptions,
+  type RegistrationVerdict,
+} from './registration.ts'

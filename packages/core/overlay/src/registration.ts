@@ -1,0 +1,97 @@
+import {
+  type EnforceOptions,
+  enforceToolParameters,
+  JsonSchemaError,
+  type RootContractMode,
+  type ToolIdentity,
+} from '@dsh-harden/tools'
+
+/** The slice of DSH's `ToolDefinition` the overlay reads; everything else passes through untouched. */
+export interface RegisteredTool {
+  readonly name?: unknown
+  readonly parameters?: unknown
+}
+
+export type RegisterMethod = (this: unknown, definition: RegisteredTool) => () => void
+
+/** What the overlay decided about one registration: the verdicts `dsh-harden lint` prints. */
+export interface RegistrationVerdict {
+  readonly identity: ToolIdentity
+  /** `null` when the tool passed the root contract (possibly after a repair). */
+  readonly error: JsonSchemaError | null
+}
+
+/**
+ * `throw` and `repair` are the root-contract modes. `collect` never throws: a failing tool is reported through
+ * `onVerdict` and left unregistered, so a plugin's `apply` runs to the end and every tool gets a verdict.
+ */
+export type OverlayMode = RootContractMode | 'collect'
+
+export interface RegistrationGuardOptions {
+  readonly mode?: OverlayMode | undefined
+  readonly limits?: EnforceOptions['limits']
+  readonly onRepair?: EnforceOptions['onRepair']
+  readonly onVerdict?: ((verdict: RegistrationVerdict) => void) | undefined
+}
+
+/** The registering plugin's name, read from the calling context cordis binds as `this.ctx`. */
+function sourceOf(receiver: unknown): string | undefined {
+  try {
+    const name = (receiver as { ctx?: { fiber?: { name?: unknown } } }).ctx?.fiber?.name
+    return typeof name === 'string' && name !== 'root' ? name : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function toolNameOf(definition: RegisteredTool | undefined): string {
+  try {
+    const name = definition?.name
+    return typeof name === 'string' ? name : `<unnamed: ${typeof name}>`
+  } catch {
+    return '<unreadable name>'
+  }
+}
+
+const unregisterNothing = (): void => {}
+
+/**
+ * Wraps a `register` implementation (DSH `ToolRuntime.register`, `packages/core/tools/src/index.ts`) so every tool's
+ * `parameters` pass the root contract first. `this` is passed through, so cordis still attributes the registration
+ * to the calling plugin and disposes it with that plugin.
+ */
+export function guardRegister(original: RegisterMethod, options: RegistrationGuardOptions = {}): RegisterMethod {
+  const enforce: EnforceOptions = {
+    mode: options.mode === 'repair' ? 'repair' : 'throw',
+    limits: options.limits,
+    onRepair: options.onRepair,
+  }
+  return function register(this: unknown, definition: RegisteredTool): () => void {
+    const identity: ToolIdentity = { tool: toolNameOf(definition), source: sourceOf(this) }
+    let parameters: unknown
+    try {
+      parameters = enforceToolParameters(readParameters(definition, identity), identity, enforce)
+    } catch (error) {
+      if (!(error instanceof JsonSchemaError)) throw error
+      options.onVerdict?.({ identity, error })
+      if (options.mode === 'collect') return unregisterNothing
+      throw error
+    }
+    options.onVerdict?.({ identity, error: null })
+    const accepted = parameters === definition.parameters ? definition : { ...definition, parameters }
+    return original.call(this, accepted)
+  }
+}
+
+function readParameters(definition: RegisteredTool | undefined, identity: ToolIdentity): unknown {
+  // A definition that is not an object has no parameters to read; the contract reports them missing.
+  if (typeof definition !== 'object' || definition === null) return undefined
+  try {
+    return definition.parameters
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'a non-error value'
+    throw new JsonSchemaError(identity, [
+      { pointer: '', rule: 'unreadable', message: `reading \`parameters\` threw: ${reason}`, hint: 'declare parameters as a plain data property' },
+    ])
+  }
+}
