@@ -1,6 +1,11 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { describeTool, type RepairReport } from '@dsh-harden/tools'
-import { guardRegister, type OverlayMode, type RegisterMethod, type RegistrationGuardOptions } from './registration.ts'
+import {
+  guardRegister,
+  type OverlayMode,
+  type RegisterMethod,
+  type RegistrationGuardOptions,
+} from './registration.ts'
 
 /** Configuration of the overlay plugin, as written in a DSH profile. */
 export interface OverlayConfig {
@@ -47,7 +52,11 @@ export function installOnToolsService(ctx: Context, options: RegistrationGuardOp
 
 function warnRepair(ctx: Context, report: RepairReport): void {
   const what = report.repaired.map((v) => `${v.pointer || '(root)'} ${v.rule}`).join(', ')
-  ctx.logger('dsh-harden').warn(`${describeTool(report.identity)}: repaired its parameters (${what}); fix the plugin so it declares them correctly`)
+  ctx
+    .logger('dsh-harden')
+    .warn(
+      `${describeTool(report.identity)}: repaired its parameters (${what}); fix the plugin so it declares them correctly`,
+    )
 }
 
 /** The cordis plugin: `ctx.plugin(HardenOverlay, { mode })`. */
@@ -56,6 +65,9 @@ export const HardenOverlay = {
   inject: ['tools'],
   apply(ctx: Context, config?: OverlayConfig): void {
     const mode = readMode(config)
-    ctx.effect(() => installOnToolsService(ctx, { mode, onRepair: (report) => warnRepair(ctx, report) }), 'dsh-harden: guard tools.register()')
+    ctx.effect(
+      () => installOnToolsService(ctx, { mode, onRepair: (report) => warnRepair(ctx, report) }),
+      'dsh-harden: guard tools.register()',
+    )
   },
 }

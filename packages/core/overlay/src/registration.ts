@@ -12,7 +12,10 @@ export interface RegisteredTool {
   readonly parameters?: unknown
 }
 
-export type RegisterMethod = (this: unknown, definition: RegisteredTool) => () => void
+export type RegisterMethod<D extends RegisteredTool = RegisteredTool> = (
+  this: unknown,
+  definition: D,
+) => () => void
 
 /** What the overlay decided about one registration: the verdicts `dsh-harden lint` prints. */
 export interface RegistrationVerdict {
@@ -60,13 +63,16 @@ const unregisterNothing = (): void => {}
  * `parameters` pass the root contract first. `this` is passed through, so cordis still attributes the registration
  * to the calling plugin and disposes it with that plugin.
  */
-export function guardRegister(original: RegisterMethod, options: RegistrationGuardOptions = {}): RegisterMethod {
+export function guardRegister<D extends RegisteredTool>(
+  original: RegisterMethod<D>,
+  options: RegistrationGuardOptions = {},
+): RegisterMethod<D> {
   const enforce: EnforceOptions = {
     mode: options.mode === 'repair' ? 'repair' : 'throw',
     limits: options.limits,
     onRepair: options.onRepair,
   }
-  return function register(this: unknown, definition: RegisteredTool): () => void {
+  return function register(this: unknown, definition: D): () => void {
     const identity: ToolIdentity = { tool: toolNameOf(definition), source: sourceOf(this) }
     let parameters: unknown
     try {
@@ -78,7 +84,7 @@ export function guardRegister(original: RegisterMethod, options: RegistrationGua
       throw error
     }
     options.onVerdict?.({ identity, error: null })
-    const accepted = parameters === definition.parameters ? definition : { ...definition, parameters }
+    const accepted: D = parameters === definition.parameters ? definition : { ...definition, parameters }
     return original.call(this, accepted)
   }
 }
@@ -91,7 +97,12 @@ function readParameters(definition: RegisteredTool | undefined, identity: ToolId
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'a non-error value'
     throw new JsonSchemaError(identity, [
-      { pointer: '', rule: 'unreadable', message: `reading \`parameters\` threw: ${reason}`, hint: 'declare parameters as a plain data property' },
+      {
+        pointer: '',
+        rule: 'unreadable',
+        message: `reading \`parameters\` threw: ${reason}`,
+        hint: 'declare parameters as a plain data property',
+      },
     ])
   }
 }

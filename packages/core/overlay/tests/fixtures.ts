@@ -1,0 +1,40 @@
+import { Context } from '@deepseek-ai/cordis'
+import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
+import ToolRuntime from '@deepseek-ai/dsh-tools'
+
+export interface ToolsView {
+  register(definition: unknown): () => void
+  get(name: string): { parameters: unknown } | undefined
+  schemas(): { name: string; parameters: unknown }[]
+}
+
+/** A real DSH tool registry: the same two plugins DSH's own tools tests mount. */
+export async function dshRuntime(): Promise<Context & { tools: ToolsView }> {
+  const app = new Context()
+  await app.plugin(SystemPrompt)
+  await app.plugin(ToolRuntime)
+  return app as Context & { tools: ToolsView }
+}
+
+export function tool(name: string, parameters: unknown): Record<string, unknown> {
+  return {
+    name,
+    description: name,
+    parameters,
+    output: { schema: {}, render: () => [] },
+    execute: async () => 'ok',
+  }
+}
+
+export function toolPlugin(name: string, ...definitions: Record<string, unknown>[]) {
+  return {
+    name,
+    inject: ['tools'],
+    apply(ctx: { tools: ToolsView }) {
+      for (const definition of definitions) ctx.tools.register(definition)
+    },
+  }
+}
+
+export const BARE_TABLE = { images: { type: 'array', items: { type: 'string' } }, prompt: { type: 'string' } }
+export const VALID = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }

@@ -1,0 +1,129 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Ajv } from 'ajv'
+import { Ajv2019 } from 'ajv/dist/2019.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+
+/**
+ * A local stand-in for DeepSeek's `/chat/completions` that applies the rules DeepSeek applies to function
+ * `parameters` before any model runs, and otherwise streams a one-word reply in DeepSeek's SSE format.
+ *
+ * Rule 1 (observed DeepSeek text, see shared/research/anchors-schema.md §3.5): the root must be `type: "object"`,
+ *   else `Invalid schema for function '<name>': schema must be a JSON Schema of 'type: "object"', got 'type: <t>'`.
+ * Rule 2 (OpenAI-compatible behaviour; DeepSeek validates schemas, down to `pattern` regexes, even when not strict):
+ *   the schema must be a valid JSON Schema, else `Invalid schema for function '<name>': <what is wrong>`.
+ */
+export interface RecordedRequest {
+  readonly body: string
+  readonly tools: readonly { readonly name: string; readonly parametersJson: string }[]
+}
+
+export interface DeepSeekEndpoint {
+  readonly baseURL: string
+  readonly requests: RecordedRequest[]
+  close(): Promise<void>
+}
+
+interface FunctionTool {
+  function?: { name?: string; parameters?: unknown }
+}
+
+const validators = { draft07: new Ajv(), draft2019: new Ajv2019(), draft2020: new Ajv2020() }
+
+function metaValidator(schema: Record<string, unknown>): Ajv | Ajv2019 | Ajv2020 {
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : ''
+  if (dialect.includes('2020-12')) return validators.draft2020
+  if (dialect.includes('2019-09')) return validators.draft2019
+  return validators.draft07
+}
+
+function rejectionOf(tool: FunctionTool): string | undefined {
+  const name = tool.function?.name ?? ''
+  const parameters = tool.function?.parameters
+  const prefix = `Invalid schema for function '${name}'`
+  if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
+    return `${prefix}: schema must be a JSON Schema of 'type: "object"', got 'type: null'`
+  }
+  const schema = parameters as Record<string, unknown>
+  if (schema.type !== 'object') {
+    return `${prefix}: schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(schema.type ?? null)}'`
+  }
+  try {
+    const validator = metaValidator(schema)
+    if (validator.validateSchema(schema) !== true) {
+      const first = validator.errors?.[0]
+      return `${prefix}: In context=${first?.instancePath || '/'}, ${first?.message ?? 'invalid schema'}`
+    }
+  } catch (error) {
+    return `${prefix}: ${(error as Error).message}`
+  }
+  return undefined
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of request) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function sendError(response: ServerResponse, message: string): void {
+  response.writeHead(400, { 'content-type': 'application/json' })
+  response.end(
+    JSON.stringify({
+      error: { message, type: 'invalid_request_error', param: null, code: 'invalid_request_error' },
+    }),
+  )
+}
+
+function streamReply(response: ServerResponse, text: string): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream' })
+  const events = [
+    { choices: [{ index: 0, delta: { role: 'assistant', content: text }, finish_reason: null }] },
+    { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+    { choices: [], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } },
+  ]
+  for (const event of events) response.write(`data: ${JSON.stringify(event)}\n\n`)
+  response.end('data: [DONE]\n\n')
+}
+
+async function handle(
+  request: IncomingMessage,
+  response: ServerResponse,
+  requests: RecordedRequest[],
+): Promise<void> {
+  const body = await readBody(request)
+  let parsed: { tools?: FunctionTool[] }
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return sendError(response, 'Failed to deserialize the JSON body into the target type')
+  }
+  const tools = parsed.tools ?? []
+  requests.push({
+    body,
+    tools: tools.map((tool) => ({
+      name: tool.function?.name ?? '',
+      parametersJson: JSON.stringify(tool.function?.parameters),
+    })),
+  })
+  const rejection = tools.map(rejectionOf).find((message) => message !== undefined)
+  if (rejection !== undefined) return sendError(response, rejection)
+  streamReply(response, 'pong')
+}
+
+export async function startDeepSeekEndpoint(): Promise<DeepSeekEndpoint> {
+  const requests: RecordedRequest[] = []
+  const server: Server = createServer((request, response) => {
+    handle(request, response, requests).catch((error: unknown) => {
+      response.writeHead(500)
+      response.end(String(error))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    baseURL: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}

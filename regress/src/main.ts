@@ -1,0 +1,26 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { REGRESSION_CASES } from './cases.ts'
+import { startDeepSeekEndpoint } from './deepseek-endpoint.ts'
+import { renderTable } from './report.ts'
+import { type CaseRow, runCase } from './run-case.ts'
+
+const { values } = parseArgs({ options: { json: { type: 'boolean', default: false } } })
+
+// DSH writes an anonymous user id under DSH_HOME on the first request; keep it out of the user's home.
+const home = mkdtempSync(join(tmpdir(), 'dsh-harden-regress-'))
+process.env.DSH_HOME = home
+
+const endpoint = await startDeepSeekEndpoint()
+const rows: CaseRow[] = []
+try {
+  for (const testCase of REGRESSION_CASES) rows.push(await runCase(testCase, endpoint))
+} finally {
+  await endpoint.close()
+  rmSync(home, { recursive: true, force: true })
+}
+
+console.log(values.json ? JSON.stringify(rows, null, 2) : renderTable(rows))
+process.exitCode = rows.every((row) => row.fixed) ? 0 : 1

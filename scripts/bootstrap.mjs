@@ -1,0 +1,29 @@
+// Brings a fresh clone (Node >= 20 and npm, nothing else) to a working state: pnpm at the version pinned in
+// package.json, then the workspace, which brings its own Node 22 for everything that loads DeepSeek Harness.
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const wanted = packageManager.replace(/^pnpm@/, '')
+
+function installedPnpm() {
+  try {
+    return execFileSync('pnpm', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    return undefined
+  }
+}
+
+function run(command, args) {
+  execFileSync(command, args, { cwd: root, stdio: 'inherit' })
+}
+
+// Corepack's signature check fails against this registry, so pnpm comes from npm itself.
+if (installedPnpm() !== wanted) {
+  console.log(`bootstrap: installing pnpm@${wanted} with npm`)
+  run('npm', ['install', '--global', `pnpm@${wanted}`])
+}
+run('pnpm', ['install', '--frozen-lockfile', '--reporter=append-only'])
