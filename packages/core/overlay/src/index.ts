@@ -1,3 +1,5 @@
+import { HardenOverlay } from './plugin.ts'
+
 export { HardenOverlay, installOnToolsService, type OverlayConfig } from './plugin.ts'
 export { installOnToolRuntimePrototype, type ToolRuntimeClass } from './prototype.ts'
 export {
@@ -8,3 +10,6 @@ export {
   type RegistrationGuardOptions,
   type RegistrationVerdict,
 } from './registration.ts'
+
+/** The module is itself a cordis plugin, so a DSH profile row can name the package. */
+export default HardenOverlay
