@@ -27,7 +27,11 @@ export interface EnforceOptions {
  * Returns the parameters to register: the very same value when it already meets the root contract (so it reaches
  * the model byte for byte as declared), or a repaired copy in `repair` mode. Throws `JsonSchemaError` otherwise.
  */
-export function enforceToolParameters(parameters: unknown, identity: ToolIdentity, options: EnforceOptions = {}): unknown {
+export function enforceToolParameters(
+  parameters: unknown,
+  identity: ToolIdentity,
+  options: EnforceOptions = {},
+): unknown {
   const result = checkToolParameters(parameters, options.limits ?? DEFAULT_LIMITS)
   if (result.violations.length === 0) return parameters
   if (options.mode === 'repair' && result.snapshot !== undefined) {

@@ -1,5 +1,10 @@
+export {
+  type EnforceOptions,
+  enforceToolParameters,
+  type RepairReport,
+  type RootContractMode,
+} from './enforce.ts'
 export { describeTool, JsonSchemaError, type ToolIdentity } from './errors.ts'
-export { type EnforceOptions, enforceToolParameters, type RepairReport, type RootContractMode } from './enforce.ts'
 export { parsePointer, toPointer } from './json-pointer.ts'
 export type { JsonObject, JsonPrimitive, JsonValue } from './json-value.ts'
 export { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'

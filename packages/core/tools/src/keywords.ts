@@ -22,6 +22,10 @@ export type KeywordShape =
   | 'count'
   | 'boolean'
   | 'list'
+  | 'id'
+  | 'anchor'
+  | 'recursive-anchor'
+  | 'boolean-map'
 
 export const KEYWORD_SHAPES: ReadonlyMap<string, KeywordShape> = new Map<string, KeywordShape>([
   ['not', 'schema'],
@@ -34,6 +38,7 @@ export const KEYWORD_SHAPES: ReadonlyMap<string, KeywordShape> = new Map<string,
   ['additionalItems', 'schema'],
   ['unevaluatedProperties', 'schema'],
   ['unevaluatedItems', 'schema'],
+  ['contentSchema', 'schema'],
   ['items', 'schema-or-schema-list'],
   ['allOf', 'schema-list'],
   ['anyOf', 'schema-list'],
@@ -52,8 +57,13 @@ export const KEYWORD_SHAPES: ReadonlyMap<string, KeywordShape> = new Map<string,
   ['pattern', 'regex'],
   ['$ref', 'ref'],
   ['$schema', 'dialect'],
-  ['$id', 'string'],
-  ['$anchor', 'string'],
+  ['$id', 'id'],
+  ['$anchor', 'anchor'],
+  ['$dynamicAnchor', 'anchor'],
+  ['$recursiveAnchor', 'recursive-anchor'],
+  ['$recursiveRef', 'string'],
+  ['$dynamicRef', 'string'],
+  ['$vocabulary', 'boolean-map'],
   ['$comment', 'string'],
   ['title', 'string'],
   ['description', 'string'],
@@ -80,11 +90,22 @@ export const KEYWORD_SHAPES: ReadonlyMap<string, KeywordShape> = new Map<string,
   ['examples', 'list'],
 ])
 
-export const JSON_TYPES: ReadonlySet<string> = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'])
+export const JSON_TYPES: ReadonlySet<string> = new Set([
+  'object',
+  'array',
+  'string',
+  'number',
+  'integer',
+  'boolean',
+  'null',
+])
 
 // Type names people write from other languages or from DSH's defineTool DSL, and what JSON Schema calls them.
 export const TYPE_SUGGESTIONS: ReadonlyMap<string, string> = new Map([
-  ['json', 'omit `type` for "any JSON value" (DSH\'s defineTool `json` is DSL-only), or list the types you accept'],
+  [
+    'json',
+    'omit `type` for "any JSON value" (DSH\'s defineTool `json` is DSL-only), or list the types you accept',
+  ],
   ['any', 'omit `type` for "any JSON value", or list the types you accept'],
   ['list', 'use "array"'],
   ['tuple', 'use "array"'],
@@ -110,6 +131,14 @@ export const DIALECTS: ReadonlyMap<string, 'draft-07' | '2019-09' | '2020-12'> =
 ])
 
 export type Dialect = 'draft-07' | '2019-09' | '2020-12'
+
+// The plain names an anchor may have, per the 2019-09 and 2020-12 core meta-schemas (they differ on `:` and `_`).
+// draft-07 has no `$anchor`, but `$ref` resolution here honours it in every dialect, so it gets the 2019-09 rule.
+export const ANCHOR_NAMES: Readonly<Record<Dialect, RegExp>> = {
+  'draft-07': /^[A-Za-z][-A-Za-z0-9.:_]*$/,
+  '2019-09': /^[A-Za-z][-A-Za-z0-9.:_]*$/,
+  '2020-12': /^[A-Za-z_][-A-Za-z0-9._]*$/,
+}
 
 /** Resolves a `$schema` URI (with or without the empty fragment) to a dialect this package checks. */
 export function dialectOf(uri: string): Dialect | undefined {

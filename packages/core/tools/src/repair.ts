@@ -1,4 +1,4 @@
-import { defineOwn, isJsonObject, ownValue, type JsonObject, type JsonValue } from './json-value.ts'
+import { defineOwn, isJsonObject, type JsonObject, type JsonValue, ownValue } from './json-value.ts'
 import { subschemasOf } from './subschemas.ts'
 import type { SchemaRule, SchemaViolation } from './violation.ts'
 
@@ -6,7 +6,12 @@ import type { SchemaRule, SchemaViolation } from './violation.ts'
  * Repairs for the mistakes that have exactly one meaning. Anything else is left for the caller to throw: a repair
  * that guesses would change what the tool accepts without its author knowing.
  */
-const REPAIRABLE: ReadonlySet<SchemaRule> = new Set(['bare-property-table', 'root-empty', 'root-type-missing', 'required-in-property'])
+const REPAIRABLE: ReadonlySet<SchemaRule> = new Set([
+  'bare-property-table',
+  'root-empty',
+  'root-type-missing',
+  'required-in-property',
+])
 
 export function isRepairable(violations: readonly SchemaViolation[]): boolean {
   return violations.every((v) => REPAIRABLE.has(v.rule))
@@ -43,7 +48,10 @@ function hoistPropertyRequired(schema: JsonValue): void {
 }
 
 /** The repaired schema, built from a snapshot the caller owns; `undefined` when a violation is not repairable. */
-export function repairParameters(snapshot: JsonValue, violations: readonly SchemaViolation[]): JsonObject | undefined {
+export function repairParameters(
+  snapshot: JsonValue,
+  violations: readonly SchemaViolation[],
+): JsonObject | undefined {
   if (!isJsonObject(snapshot) || !isRepairable(violations)) return undefined
   const rules = new Set(violations.map((v) => v.rule))
   let root = snapshot

@@ -1,5 +1,5 @@
-import { isJsonObject, ownValue, type JsonObject, type JsonValue } from './json-value.ts'
-import { KEYWORD_SHAPES } from './keywords.ts'
+import { isJsonObject, type JsonObject, type JsonValue, ownValue } from './json-value.ts'
+import { KEYWORD_SHAPES, type KeywordShape } from './keywords.ts'
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
 import { checkSchemaShape } from './schema-shape.ts'
 import { snapshotJson } from './snapshot.ts'
@@ -30,13 +30,26 @@ function describeRoot(value: JsonValue): string {
   return typeof value === 'boolean' ? `the boolean schema ${value}` : `a ${typeof value}`
 }
 
-/** True when `key` holds a value of the shape its keyword takes, i.e. the key reads as a keyword, not a property. */
+// Keywords whose value may be an object: under one of these names an object value is ambiguous (keyword or property).
+const OBJECT_VALUED_SHAPES: ReadonlySet<KeywordShape> = new Set([
+  'schema',
+  'schema-or-schema-list',
+  'schema-map',
+  'pattern-schema-map',
+  'dependencies',
+  'string-list-map',
+  'boolean-map',
+])
+
+/**
+ * True when `key` can read as a keyword: `{ items: { type: 'string' } }` may be an array schema missing its type as
+ * well as a table with a property called "items", so such a root is not an unambiguous bare table.
+ */
 function usesKeyword(object: JsonObject, key: string): boolean {
   const shape = KEYWORD_SHAPES.get(key)
   const value = object[key]
   if (shape === undefined || value === undefined) return false
-  // A property schema is an object; a keyword whose value must be a map is the only way an object value reads as one.
-  return isJsonObject(value) ? shape === 'schema-map' || shape === 'schema' || shape === 'dependencies' : true
+  return isJsonObject(value) ? OBJECT_VALUED_SHAPES.has(shape) : true
 }
 
 function looksLikeSchema(value: JsonValue): boolean {
@@ -47,36 +60,90 @@ function looksLikeSchema(value: JsonValue): boolean {
 function classifyUntypedRoot(root: JsonObject): SchemaViolation {
   const keys = Object.keys(root)
   if (keys.length === 0) {
-    return violation('', 'root-empty', '`{}` has no `type: "object"`, which DeepSeek and OpenAI reject for every request', "for a tool with no arguments write { type: 'object', properties: {} }")
+    return violation(
+      '',
+      'root-empty',
+      '`{}` has no `type: "object"`, which DeepSeek and OpenAI reject for every request',
+      "for a tool with no arguments write { type: 'object', properties: {} }",
+    )
   }
   const union = ROOT_UNION_KEYWORDS.find((key) => Object.hasOwn(root, key))
   if (union !== undefined) {
-    return violation('', 'root-union', `a root \`${union}\` without \`type: "object"\`; model APIs require one object root`, 'move the alternatives under a property, or merge them into one object whose branch-specific fields are optional')
+    return violation(
+      '',
+      'root-union',
+      `a root \`${union}\` without \`type: "object"\`; model APIs require one object root`,
+      'move the alternatives under a property, or merge them into one object whose branch-specific fields are optional',
+    )
   }
   if (isJsonObject(ownValue(root, 'properties'))) {
-    return violation('', 'root-type-missing', 'the root declares `properties` but not `type: "object"`', 'add type: "object" at the root')
+    return violation(
+      '',
+      'root-type-missing',
+      'the root declares `properties` but not `type: "object"`',
+      'add type: "object" at the root',
+    )
   }
   if (!keys.some((key) => usesKeyword(root, key)) && Object.values(root).every(looksLikeSchema)) {
-    return violation('', 'bare-property-table', 'this is a bare property table, not a JSON Schema: it has no `type: "object"` root, so the model API rejects every request of the session', WRAP_HINT)
+    return violation(
+      '',
+      'bare-property-table',
+      'this is a bare property table, not a JSON Schema: it has no `type: "object"` root, so the model API rejects every request of the session',
+      WRAP_HINT,
+    )
   }
-  return violation('', 'root-unrecognized', 'the root has no `type`; it is neither an object schema nor a table of property schemas', "declare { type: 'object', properties: { <name>: <schema> } }")
+  return violation(
+    '',
+    'root-unrecognized',
+    'the root has no `type`; it is neither an object schema nor a table of property schemas',
+    "declare { type: 'object', properties: { <name>: <schema> } }",
+  )
 }
 
 function checkTypedRoot(root: JsonObject, type: JsonValue): SchemaViolation[] {
   if (Array.isArray(type)) {
-    return [violation('/type', 'root-type-array', `the root type is a list (${JSON.stringify(type)}); arguments are always one object`, 'use type: "object" and express optional or nullable fields on the properties')]
+    return [
+      violation(
+        '/type',
+        'root-type-array',
+        `the root type is a list (${JSON.stringify(type)}); arguments are always one object`,
+        'use type: "object" and express optional or nullable fields on the properties',
+      ),
+    ]
   }
   if (type !== 'object') {
-    return [violation('/type', 'root-type-not-object', `the root type is ${JSON.stringify(type)}; tool arguments must be an object`, 'wrap the value in a property: { type: "object", properties: { value: <this schema> }, required: ["value"] }')]
+    return [
+      violation(
+        '/type',
+        'root-type-not-object',
+        `the root type is ${JSON.stringify(type)}; tool arguments must be an object`,
+        'wrap the value in a property: { type: "object", properties: { value: <this schema> }, required: ["value"] }',
+      ),
+    ]
   }
   const found: SchemaViolation[] = []
   for (const key of ROOT_UNION_KEYWORDS) {
     if (Object.hasOwn(root, key)) {
-      found.push(violation(`/${key}`, 'root-union', `\`${key}\` at the root is rejected by OpenAI-compatible routes (DeepSeek included)`, 'move the alternatives under a property, or merge them into one object whose branch-specific fields are optional'))
+      found.push(
+        violation(
+          `/${key}`,
+          'root-union',
+          `\`${key}\` at the root is rejected by OpenAI-compatible routes (DeepSeek included)`,
+          'move the alternatives under a property, or merge them into one object whose branch-specific fields are optional',
+        ),
+      )
     }
   }
   for (const key of ROOT_VALUE_KEYWORDS) {
-    if (Object.hasOwn(root, key)) found.push(violation(`/${key}`, 'root-keyword', `\`${key}\` at the root constrains the whole arguments object`, `remove \`${key}\` from the root and constrain individual properties`))
+    if (Object.hasOwn(root, key))
+      found.push(
+        violation(
+          `/${key}`,
+          'root-keyword',
+          `\`${key}\` at the root constrains the whole arguments object`,
+          `remove \`${key}\` from the root and constrain individual properties`,
+        ),
+      )
   }
   return found
 }
@@ -88,41 +155,94 @@ function checkRequiredDeclared(root: JsonObject): SchemaViolation[] {
   const declared = isJsonObject(properties) ? properties : {}
   return required.flatMap((name, index) =>
     typeof name === 'string' && !Object.hasOwn(declared, name)
-      ? [violation(`/required/${index}`, 'required-undeclared', `requires ${JSON.stringify(name)}, which \`properties\` does not declare`, `declare ${JSON.stringify(name)} under \`properties\`, or remove it from \`required\``)]
+      ? [
+          violation(
+            `/required/${index}`,
+            'required-undeclared',
+            `requires ${JSON.stringify(name)}, which \`properties\` does not declare`,
+            `declare ${JSON.stringify(name)} under \`properties\`, or remove it from \`required\``,
+          ),
+        ]
       : [],
   )
 }
 
 function checkSnapshot(root: JsonValue): SchemaViolation[] {
   if (!isJsonObject(root)) {
-    return [violation('', 'root-not-object', `parameters are ${describeRoot(root)}, not a JSON Schema object`, "declare { type: 'object', properties: { ... } }")]
+    return [
+      violation(
+        '',
+        'root-not-object',
+        `parameters are ${describeRoot(root)}, not a JSON Schema object`,
+        "declare { type: 'object', properties: { ... } }",
+      ),
+    ]
   }
   const type = ownValue(root, 'type')
-  if (type !== undefined) return [...checkTypedRoot(root, type), ...checkRequiredDeclared(root), ...checkSchemaShape(root)]
+  if (type !== undefined)
+    return [...checkTypedRoot(root, type), ...checkRequiredDeclared(root), ...checkSchemaShape(root)]
   const untyped = classifyUntypedRoot(root)
   if (untyped.rule !== 'bare-property-table') return [untyped, ...checkSchemaShape(root)]
   // Check each entry as the property schema it was meant to be, so one report lists every mistake in the table.
-  return [untyped, ...Object.entries(root).flatMap(([name, schema]) => checkSchemaShape(schema, root, [name]))]
+  return [
+    untyped,
+    ...Object.entries(root).flatMap(([name, schema]) => checkSchemaShape(schema, root, [name])),
+  ]
 }
 
 function checkBeforeSnapshot(parameters: unknown): SchemaViolation | undefined {
   if (parameters === undefined) {
-    return violation('', 'parameters-missing', 'the tool declares no `parameters`', "declare parameters; for a tool with no arguments: { type: 'object', properties: {} }")
+    return violation(
+      '',
+      'parameters-missing',
+      'the tool declares no `parameters`',
+      "declare parameters; for a tool with no arguments: { type: 'object', properties: {} }",
+    )
   }
   if (typeof parameters !== 'string') return undefined
   let parsed: unknown
   try {
     parsed = JSON.parse(parameters)
   } catch {
-    return violation('', 'root-not-object', 'parameters are a string, not a JSON Schema object', "declare { type: 'object', properties: { ... } }")
+    return violation(
+      '',
+      'root-not-object',
+      'parameters are a string, not a JSON Schema object',
+      "declare { type: 'object', properties: { ... } }",
+    )
   }
-  return violation('', 'parameters-json-text', `parameters are JSON text${typeof parsed === 'object' && parsed !== null ? ' of an object' : ''}, not the object itself`, 'pass the object: JSON.parse the text once when the plugin loads, or write an object literal')
+  return violation(
+    '',
+    'parameters-json-text',
+    `parameters are JSON text${typeof parsed === 'object' && parsed !== null ? ' of an object' : ''}, not the object itself`,
+    'pass the object: JSON.parse the text once when the plugin loads, or write an object literal',
+  )
 }
 
-export function checkToolParameters(parameters: unknown, limits: SizeLimits = DEFAULT_LIMITS): RootContractResult {
+// The shape walk recurses: nesting that raised limits allow but the call stack cannot hold is refused, not thrown.
+function checkWithinStack(root: JsonValue): SchemaViolation[] {
+  try {
+    return checkSnapshot(root)
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
+    return [
+      violation(
+        '',
+        'too-deep',
+        'the schema is nested too deeply to check',
+        'flatten it; real tool schemas nest fewer than 20 levels',
+      ),
+    ]
+  }
+}
+
+export function checkToolParameters(
+  parameters: unknown,
+  limits: SizeLimits = DEFAULT_LIMITS,
+): RootContractResult {
   const early = checkBeforeSnapshot(parameters)
   if (early !== undefined) return { violations: [early], snapshot: undefined }
   const snapshot = snapshotJson(parameters, limits)
   if (!snapshot.ok) return { violations: snapshot.violations, snapshot: undefined }
-  return { violations: checkSnapshot(snapshot.value), snapshot: snapshot.value }
+  return { violations: checkWithinStack(snapshot.value), snapshot: snapshot.value }
 }

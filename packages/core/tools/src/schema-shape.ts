@@ -1,6 +1,14 @@
 import { parsePointer, toPointer } from './json-pointer.ts'
-import { isJsonObject, ownValue, type JsonObject, type JsonValue } from './json-value.ts'
-import { type Dialect, dialectOf, JSON_TYPES, KEYWORD_SHAPES, type KeywordShape, TYPE_SUGGESTIONS } from './keywords.ts'
+import { isJsonObject, type JsonObject, type JsonValue, ownValue } from './json-value.ts'
+import {
+  ANCHOR_NAMES,
+  type Dialect,
+  dialectOf,
+  JSON_TYPES,
+  KEYWORD_SHAPES,
+  type KeywordShape,
+  TYPE_SUGGESTIONS,
+} from './keywords.ts'
 import { subschemasOf } from './subschemas.ts'
 import type { SchemaRule, SchemaViolation } from './violation.ts'
 
@@ -31,7 +39,21 @@ function isCount(value: JsonValue): boolean {
 }
 
 function isUniqueStringList(value: JsonValue): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string') && new Set(value).size === value.length
+  return (
+    Array.isArray(value) &&
+    value.every((item) => typeof item === 'string') &&
+    new Set(value).size === value.length
+  )
+}
+
+/** JSON text with sorted keys, so that values ajv deems equal (key order aside) compare equal. */
+function canonicalJson(value: JsonValue): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (!isJsonObject(value)) return JSON.stringify(value)
+  const members = Object.keys(value)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key]!)}`)
+  return `{${members.join(',')}}`
 }
 
 function compilesAsRegex(pattern: string): boolean {
@@ -55,13 +77,25 @@ function checkSchemaValue(check: ShapeCheck, path: Path, value: JsonValue): void
 function checkType(check: ShapeCheck, path: Path, value: JsonValue): void {
   const names = Array.isArray(value) ? value : [value]
   if (names.length === 0 || (Array.isArray(value) && !isUniqueStringList(value))) {
-    report(check, path, 'keyword-type', `must be a type name or a non-empty list of distinct type names, got ${show(value)}`, 'e.g. "string" or ["string", "null"]')
+    report(
+      check,
+      path,
+      'keyword-type',
+      `must be a type name or a non-empty list of distinct type names, got ${show(value)}`,
+      'e.g. "string" or ["string", "null"]',
+    )
     return
   }
   for (const name of names) {
     if (typeof name === 'string' && JSON_TYPES.has(name)) continue
     const suggestion = typeof name === 'string' ? TYPE_SUGGESTIONS.get(name.toLowerCase()) : undefined
-    report(check, path, 'type-unknown', `${show(name)} is not a JSON Schema type`, suggestion ?? `use one of ${[...JSON_TYPES].join(', ')}`)
+    report(
+      check,
+      path,
+      'type-unknown',
+      `${show(name)} is not a JSON Schema type`,
+      suggestion ?? `use one of ${[...JSON_TYPES].join(', ')}`,
+    )
   }
 }
 
@@ -78,7 +112,13 @@ function checkRequired(check: ShapeCheck, path: Path, value: JsonValue, inProper
     return
   }
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
-    report(check, path, 'required-not-array', `must be an array of property names, got ${show(value)}`, 'e.g. "required": ["path"]')
+    report(
+      check,
+      path,
+      'required-not-array',
+      `must be an array of property names, got ${show(value)}`,
+      'e.g. "required": ["path"]',
+    )
     return
   }
   if (!isUniqueStringList(value)) {
@@ -111,13 +151,89 @@ function hasAnchor(document: JsonValue, anchor: string): boolean {
 
 function checkRef(check: ShapeCheck, path: Path, value: string): void {
   if (!value.startsWith('#')) {
-    report(check, path, 'ref-remote', `${show(value)} points outside this schema; model APIs cannot fetch it`, 'copy the referenced schema into `$defs` and point at "#/$defs/<name>"')
+    report(
+      check,
+      path,
+      'ref-remote',
+      `${show(value)} points outside this schema; model APIs cannot fetch it`,
+      'copy the referenced schema into `$defs` and point at "#/$defs/<name>"',
+    )
   } else if (!resolvesLocally(check.document, value)) {
-    report(check, path, 'ref-unresolved', `${show(value)} does not resolve to a schema in this document`, 'point at an existing `$defs`/`definitions` entry')
+    report(
+      check,
+      path,
+      'ref-unresolved',
+      `${show(value)} does not resolve to a schema in this document`,
+      'point at an existing `$defs`/`definitions` entry',
+    )
   }
 }
 
-const SHAPE_EXPECTATIONS: Partial<Record<KeywordShape, [test: (value: JsonValue) => boolean, expected: string]>> = {
+function checkEnum(check: ShapeCheck, path: Path, value: JsonValue): void {
+  if (!Array.isArray(value)) {
+    report(
+      check,
+      path,
+      'keyword-type',
+      `\`enum\` must be an array, got ${show(value)}`,
+      'e.g. "enum": ["a", "b"]',
+    )
+  } else if (value.length === 0) {
+    report(
+      check,
+      path,
+      'enum-empty',
+      'an empty `enum` admits no value, so the tool can never be called',
+      'list the allowed values, or remove `enum`',
+    )
+  } else if (check.dialect === 'draft-07' && new Set(value.map(canonicalJson)).size < value.length) {
+    // The draft-07 meta-schema as ajv ships it (and MCP SDKs validate with ajv) requires distinct values.
+    report(check, path, 'enum-duplicate', '`enum` lists the same value twice', 'list each value once')
+  }
+}
+
+function checkDependencies(check: ShapeCheck, path: Path, value: JsonObject): void {
+  // Schema members are checked as subschemas; a list member must list distinct property names.
+  for (const [name, member] of Object.entries(value)) {
+    if (Array.isArray(member) && !isUniqueStringList(member)) {
+      report(
+        check,
+        [...path, name],
+        'keyword-type',
+        `must be a schema or a list of distinct property names, got ${show(member)}`,
+        'e.g. "dependencies": { "a": ["b"] }',
+      )
+    }
+  }
+}
+
+// A boolean in 2019-09, an anchor name in 2020-12 (which deprecates it), not a keyword in draft-07.
+function checkRecursiveAnchor(check: ShapeCheck, path: Path, value: JsonValue): void {
+  if (check.dialect === '2019-09' && typeof value !== 'boolean') {
+    report(
+      check,
+      path,
+      'keyword-type',
+      `\`$recursiveAnchor\` must be true or false, got ${show(value)}`,
+      'use true, or remove it',
+    )
+  } else if (
+    check.dialect === '2020-12' &&
+    (typeof value !== 'string' || !ANCHOR_NAMES['2020-12'].test(value))
+  ) {
+    report(
+      check,
+      path,
+      'keyword-type',
+      `\`$recursiveAnchor\` must be an anchor name in 2020-12, got ${show(value)}`,
+      'use "$dynamicAnchor" instead',
+    )
+  }
+}
+
+const SHAPE_EXPECTATIONS: Partial<
+  Record<KeywordShape, [test: (value: JsonValue) => boolean, expected: string]>
+> = {
   string: [(v) => typeof v === 'string', 'a string'],
   number: [(v) => typeof v === 'number', 'a number'],
   'positive-number': [(v) => typeof v === 'number' && v > 0, 'a number greater than 0'],
@@ -128,10 +244,25 @@ const SHAPE_EXPECTATIONS: Partial<Record<KeywordShape, [test: (value: JsonValue)
   'schema-map': [isJsonObject, 'an object mapping names to schemas'],
   'pattern-schema-map': [isJsonObject, 'an object mapping regular expressions to schemas'],
   dependencies: [isJsonObject, 'an object mapping names to schemas or name lists'],
-  'string-list-map': [(v) => isJsonObject(v) && Object.values(v).every(isUniqueStringList), 'an object mapping names to lists of distinct names'],
+  'string-list-map': [
+    (v) => isJsonObject(v) && Object.values(v).every(isUniqueStringList),
+    'an object mapping names to lists of distinct names',
+  ],
+  id: [(v) => typeof v === 'string', 'a string'],
+  anchor: [(v) => typeof v === 'string', 'a string'],
+  'boolean-map': [
+    (v) => isJsonObject(v) && Object.values(v).every((b) => typeof b === 'boolean'),
+    'an object mapping vocabulary URIs to true or false',
+  ],
 }
 
-function checkKeyword(check: ShapeCheck, path: Path, keyword: string, value: JsonValue, inProperty: boolean): void {
+function checkKeyword(
+  check: ShapeCheck,
+  path: Path,
+  keyword: string,
+  value: JsonValue,
+  inProperty: boolean,
+): void {
   const shape = KEYWORD_SHAPES.get(keyword)
   if (shape === undefined) return
   const expectation = SHAPE_EXPECTATIONS[shape]
@@ -145,36 +276,107 @@ function checkKeyword(check: ShapeCheck, path: Path, keyword: string, value: Jso
   }
   switch (shape) {
     case 'type':
-      return checkType(check, path, value)
+      checkType(check, path, value)
+      return
     case 'required':
-      return checkRequired(check, path, value, inProperty)
+      checkRequired(check, path, value, inProperty)
+      return
     case 'enum':
-      if (!Array.isArray(value)) report(check, path, 'keyword-type', `\`enum\` must be an array, got ${show(value)}`, 'e.g. "enum": ["a", "b"]')
-      else if (value.length === 0) report(check, path, 'enum-empty', 'an empty `enum` admits no value, so the tool can never be called', 'list the allowed values, or remove `enum`')
+      checkEnum(check, path, value)
       return
     case 'regex':
-      if (typeof value !== 'string') report(check, path, 'keyword-type', `\`pattern\` must be a string, got ${show(value)}`, 'write the regular expression as a string')
-      else if (!compilesAsRegex(value)) report(check, path, 'pattern-invalid', `${show(value)} is not a valid regular expression (ECMA-262, unicode mode)`, 'fix the expression; DeepSeek rejects the whole request over an invalid pattern')
+      if (typeof value !== 'string')
+        report(
+          check,
+          path,
+          'keyword-type',
+          `\`pattern\` must be a string, got ${show(value)}`,
+          'write the regular expression as a string',
+        )
+      else if (!compilesAsRegex(value))
+        report(
+          check,
+          path,
+          'pattern-invalid',
+          `${show(value)} is not a valid regular expression (ECMA-262, unicode mode)`,
+          'fix the expression; DeepSeek rejects the whole request over an invalid pattern',
+        )
       return
     case 'ref':
-      if (typeof value !== 'string') report(check, path, 'keyword-type', `\`$ref\` must be a string, got ${show(value)}`, 'e.g. "$ref": "#/$defs/Item"')
+      if (typeof value !== 'string')
+        report(
+          check,
+          path,
+          'keyword-type',
+          `\`$ref\` must be a string, got ${show(value)}`,
+          'e.g. "$ref": "#/$defs/Item"',
+        )
       else checkRef(check, path, value)
       return
     case 'dialect':
       if (typeof value !== 'string' || dialectOf(value) === undefined) {
-        report(check, path, 'schema-dialect-unknown', `\`$schema\` ${show(value)} is not a dialect this check knows`, 'remove `$schema`, or use draft-07, 2019-09 or 2020-12')
+        report(
+          check,
+          path,
+          'schema-dialect-unknown',
+          `\`$schema\` ${show(value)} is not a dialect this check knows`,
+          'remove `$schema`, or use draft-07, 2019-09 or 2020-12',
+        )
       }
       return
     case 'schema-or-schema-list':
       if (Array.isArray(value) && (check.dialect === '2020-12' || value.length === 0)) {
-        report(check, path, 'keyword-type', '`items` must be a single schema here', 'use "items": <schema>, or "prefixItems": [...] for a tuple')
+        report(
+          check,
+          path,
+          'keyword-type',
+          '`items` must be a single schema here',
+          'use "items": <schema>, or "prefixItems": [...] for a tuple',
+        )
       } else if (!Array.isArray(value)) checkSchemaValue(check, path, value)
       return
     case 'schema':
-      return checkSchemaValue(check, path, value)
+      checkSchemaValue(check, path, value)
+      return
+    case 'dependencies':
+      checkDependencies(check, path, value as JsonObject)
+      return
+    case 'id':
+      // 2019-09 moved plain-name fragments from `$id` to `$anchor`; their meta-schemas refuse `"$id": "#name"`.
+      if (check.dialect !== 'draft-07' && /#./.test(value as string)) {
+        report(
+          check,
+          path,
+          'keyword-type',
+          `\`$id\` ${show(value)} has a fragment, which ${check.dialect} does not allow`,
+          'name the place with "$anchor" instead',
+        )
+      }
+      return
+    case 'anchor':
+      if (!ANCHOR_NAMES[check.dialect].test(value as string)) {
+        report(
+          check,
+          path,
+          'keyword-type',
+          `\`${keyword}\` ${show(value)} is not a plain name`,
+          'start with a letter and use only letters, digits, "-", "." and "_"',
+        )
+      }
+      return
+    case 'recursive-anchor':
+      checkRecursiveAnchor(check, path, value)
+      return
     case 'pattern-schema-map':
       for (const pattern of Object.keys(value as JsonObject)) {
-        if (!compilesAsRegex(pattern)) report(check, [...path, pattern], 'pattern-invalid', `${show(pattern)} is not a valid regular expression`, 'fix the expression')
+        if (!compilesAsRegex(pattern))
+          report(
+            check,
+            [...path, pattern],
+            'pattern-invalid',
+            `${show(pattern)} is not a valid regular expression`,
+            'fix the expression',
+          )
       }
       return
     default:
@@ -183,12 +385,17 @@ function checkKeyword(check: ShapeCheck, path: Path, keyword: string, value: Jso
 }
 
 function checkNode(check: ShapeCheck, path: Path, node: JsonValue, inProperty: boolean): void {
-  if (!isJsonObject(node)) return checkSchemaValue(check, path, node)
-  for (const [keyword, value] of Object.entries(node)) checkKeyword(check, [...path, keyword], keyword, value, inProperty)
+  if (!isJsonObject(node)) {
+    checkSchemaValue(check, path, node)
+    return
+  }
+  for (const [keyword, value] of Object.entries(node))
+    checkKeyword(check, [...path, keyword], keyword, value, inProperty)
   for (const sub of subschemasOf(node)) {
     // List-valued and map-valued members were checked as containers above; their members are schemas.
     if (sub.path.length === 2) checkSchemaValue(check, [...path, ...sub.path], sub.schema)
-    if (isJsonObject(sub.schema)) checkNode(check, [...path, ...sub.path], sub.schema, sub.path[0] === 'properties')
+    if (isJsonObject(sub.schema))
+      checkNode(check, [...path, ...sub.path], sub.schema, sub.path[0] === 'properties')
   }
 }
 
@@ -196,7 +403,11 @@ function checkNode(check: ShapeCheck, path: Path, node: JsonValue, inProperty: b
  * Violations of keyword shape anywhere in `schema`. `basePath` prefixes every pointer, for schemas checked in place
  * inside a larger document (a bare property table's entries, say).
  */
-export function checkSchemaShape(schema: JsonValue, document: JsonValue = schema, basePath: Path = []): SchemaViolation[] {
+export function checkSchemaShape(
+  schema: JsonValue,
+  document: JsonValue = schema,
+  basePath: Path = [],
+): SchemaViolation[] {
   const declared = isJsonObject(document) ? ownValue(document, '$schema') : undefined
   const dialect = (typeof declared === 'string' && dialectOf(declared)) || 'draft-07'
   const check: ShapeCheck = { document, dialect, violations: [] }

@@ -18,8 +18,11 @@ export function subschemasOf(node: JsonObject): Subschema[] {
     if (shape === 'schema' || (shape === 'schema-or-schema-list' && !Array.isArray(value))) {
       found.push({ path: [keyword], schema: value })
     } else if ((shape === 'schema-list' || shape === 'schema-or-schema-list') && Array.isArray(value)) {
-      value.forEach((schema, index) => found.push({ path: [keyword, index], schema }))
-    } else if ((shape === 'schema-map' || shape === 'pattern-schema-map' || shape === 'dependencies') && isJsonObject(value)) {
+      for (const [index, schema] of value.entries()) found.push({ path: [keyword, index], schema })
+    } else if (
+      (shape === 'schema-map' || shape === 'pattern-schema-map' || shape === 'dependencies') &&
+      isJsonObject(value)
+    ) {
       for (const [name, schema] of Object.entries(value)) {
         // `dependencies` maps a name to a schema or to a list of names; only the schemas are nested schemas.
         if (shape !== 'dependencies' || !Array.isArray(schema)) found.push({ path: [keyword, name], schema })

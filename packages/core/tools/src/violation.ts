@@ -35,6 +35,7 @@ export type SchemaRule =
   | 'keyword-type'
   | 'type-unknown'
   | 'enum-empty'
+  | 'enum-duplicate'
   | 'pattern-invalid'
   | 'ref-unresolved'
   | 'ref-remote'

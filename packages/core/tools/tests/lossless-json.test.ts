@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest'
+import {
+  checkToolParameters,
+  DEFAULT_LIMITS,
+  enforceToolParameters,
+  JsonSchemaError,
+  snapshotJson,
+} from '../src/index.ts'
+
+function found(parameters: unknown, limits = DEFAULT_LIMITS): [string, string][] {
+  return checkToolParameters(parameters, limits).violations.map((v) => [v.pointer, v.rule])
+}
+
+/** An object root whose one property `p` holds `schema`, so the pointer of a bad value is predictable. */
+function rootWith(schema: unknown): Record<string, unknown> {
+  return { type: 'object', properties: { p: schema } }
+}
+
+function nested(depth: number): Record<string, unknown> {
+  let node: Record<string, unknown> = { type: 'string' }
+  for (let i = 0; i < depth; i++) node = { type: 'object', properties: { p: node } }
+  return node
+}
+
+describe('parameters must be lossless JSON', () => {
+  it('rejects a function inside parameters, naming the tool instead of failing later with DataCloneError', () => {
+    const parameters = rootWith({ type: 'string', default: () => 'x' })
+    expect(found(parameters)).toEqual([['/properties/p/default', 'not-lossless-json']])
+    expect(() => enforceToolParameters(parameters, { tool: 't' })).toThrow(JsonSchemaError)
+  })
+
+  it('rejects a Date, a Map, a Set, a RegExp and a class instance', () => {
+    class Shape {
+      type = 'string'
+    }
+    for (const value of [new Date(0), new Map(), new Set(), /x/, new Shape()]) {
+      expect(found(rootWith(value))).toEqual([['/properties/p', 'not-lossless-json']])
+    }
+  })
+
+  it('rejects boxed primitives and bigints', () => {
+    for (const value of [new String('s'), new Number(1), 1n]) {
+      expect(found(rootWith(value))).toEqual([['/properties/p', 'not-lossless-json']])
+    }
+  })
+
+  it('rejects a symbol-keyed property', () => {
+    expect(found(rootWith({ type: 'string', [Symbol('tag')]: 1 }))).toEqual([
+      ['/properties/p/Symbol(tag)', 'not-lossless-json'],
+    ])
+  })
+
+  it('rejects an accessor without invoking it', () => {
+    let calls = 0
+    const schema = {
+      get type() {
+        calls++
+        return 'string'
+      },
+    }
+    expect(found(rootWith(schema))).toEqual([['/properties/p/type', 'not-lossless-json']])
+    expect(calls).toBe(0)
+  })
+
+  it('rejects a non-enumerable property and named properties on arrays', () => {
+    const hidden = Object.defineProperty({}, 'type', { value: 'string', enumerable: false })
+    expect(found(rootWith(hidden))).toEqual([['/properties/p/type', 'not-lossless-json']])
+    const list = Object.assign(['a'], { extra: 1 })
+    expect(found(rootWith({ enum: list }))).toEqual([['/properties/p/enum/extra', 'not-lossless-json']])
+  })
+
+  it('rejects a sparse array', () => {
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the point of the test
+    expect(found(rootWith({ enum: ['a', , 'c'] }))).toEqual([['/properties/p/enum/1', 'not-lossless-json']])
+  })
+
+  it('rejects NaN, Infinity, -0 and undefined values', () => {
+    expect(found(rootWith({ type: 'number', maximum: Number.NaN }))).toEqual([
+      ['/properties/p/maximum', 'not-lossless-json'],
+    ])
+    expect(found(rootWith({ type: 'number', maximum: Number.POSITIVE_INFINITY }))).toEqual([
+      ['/properties/p/maximum', 'not-lossless-json'],
+    ])
+    expect(found(rootWith({ type: 'number', minimum: -0 }))).toEqual([
+      ['/properties/p/minimum', 'not-lossless-json'],
+    ])
+    expect(found(rootWith({ type: 'number', minimum: undefined }))).toEqual([
+      ['/properties/p/minimum', 'not-lossless-json'],
+    ])
+  })
+
+  it('rejects a cycle with a pointer to where it closes', () => {
+    const node: Record<string, unknown> = { type: 'object', properties: {} }
+    ;(node.properties as Record<string, unknown>).self = node
+    expect(found(node)).toEqual([['/properties/self', 'cycle']])
+  })
+
+  it('accepts the same schema object shared in two places (a DAG is not a cycle)', () => {
+    const text = { type: 'string' }
+    const parameters = { type: 'object', properties: { a: text, b: text } }
+    expect(found(parameters)).toEqual([])
+  })
+
+  it('rejects nesting deeper than the limit, and accepts it when the limit allows', () => {
+    expect(found(nested(100))).toEqual([[expect.any(String), 'too-deep']])
+    expect(found(nested(100), { ...DEFAULT_LIMITS, maxDepth: 1_000 })).toEqual([])
+  })
+
+  it('refuses nesting that raised limits allow but the call stack cannot walk, instead of throwing RangeError', () => {
+    const unbounded = { maxDepth: 1e9, maxNodes: 1e9, maxChars: 1e9 }
+    expect(found(nested(20_000), unbounded)).toEqual([['', 'too-deep']])
+    let deep: unknown = 1
+    for (let i = 0; i < 50_000; i++) deep = [deep]
+    expect(found(rootWith({ type: [deep] }), unbounded)).toEqual([['', 'too-deep']])
+    expect(() =>
+      enforceToolParameters(nested(20_000), { tool: 't' }, { mode: 'repair', limits: unbounded }),
+    ).toThrow(JsonSchemaError)
+  })
+
+  it('rejects a schema with more values than the node limit', () => {
+    const properties = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: 'string' }]))
+    const limits = { ...DEFAULT_LIMITS, maxNodes: 60 }
+    expect(found({ type: 'object', properties }, limits)).toEqual([[expect.any(String), 'too-large']])
+    expect(found({ type: 'object', properties })).toEqual([])
+  })
+
+  it('rejects an object with more keys than the node limit before reading their values', () => {
+    let reads = 0
+    const wide = new Proxy(
+      {},
+      {
+        ownKeys: () => Array.from({ length: 50 }, (_, i) => `k${i}`),
+        getOwnPropertyDescriptor: () => {
+          reads++
+          return { value: {}, enumerable: true, configurable: true }
+        },
+      },
+    )
+    // A proxy is refused on sight; a plain wide object is refused on its key count alone.
+    expect(found(wide)).toEqual([['', 'not-lossless-json']])
+    expect(reads).toBe(0)
+    const plain = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, {}]))
+    expect(found(plain, { ...DEFAULT_LIMITS, maxNodes: 50 })).toEqual([['', 'too-large']])
+  })
+
+  it('rejects strings beyond the character limit', () => {
+    const parameters = { type: 'object', description: 'x'.repeat(101), properties: {} }
+    expect(found(parameters, { ...DEFAULT_LIMITS, maxChars: 100 })).toEqual([['/description', 'too-large']])
+  })
+
+  it('rejects an array longer than the node limit without walking its holes', () => {
+    const huge = new Array(2 ** 31)
+    expect(found(rootWith({ enum: huge }))).toEqual([['/properties/p/enum', 'too-large']])
+  })
+
+  it('reports what reading a value threw as `unreadable` instead of throwing', () => {
+    const trap = () => {
+      throw new Error('trap')
+    }
+    const exotic = Object.create(Object.create(null, { constructor: { get: trap } }))
+    const result = checkToolParameters(rootWith(exotic))
+    expect(result.violations.map((v) => [v.pointer, v.rule])).toEqual([['/properties/p', 'unreadable']])
+    expect(result.violations[0]!.message).toContain('trap')
+  })
+})
+
+describe('snapshotJson', () => {
+  it('copies keys such as __proto__ and constructor as own data, without touching prototypes', () => {
+    const input = JSON.parse('{"__proto__":{"type":"string"},"constructor":{"type":"number"}}')
+    const result = snapshotJson(input)
+    expect(result.ok).toBe(true)
+    if (!result.ok) return
+    expect(Object.getPrototypeOf(result.value)).toBe(Object.prototype)
+    expect(Object.keys(result.value as object)).toEqual(['__proto__', 'constructor'])
+    expect(JSON.stringify(result.value)).toBe(JSON.stringify(input))
+  })
+
+  it('returns a detached copy', () => {
+    const input = { type: 'object', properties: { a: { type: 'string' } } }
+    const result = snapshotJson(input)
+    expect(
+      result.ok && result.value !== input && (result.value as typeof input).properties !== input.properties,
+    ).toBe(true)
+    expect(result.ok && result.value).toEqual(input)
+  })
+
+  it('accepts null-prototype objects (JSON.stringify reads them the same way)', () => {
+    const input = Object.assign(Object.create(null), { type: 'object' })
+    expect(snapshotJson(input)).toEqual({ ok: true, value: { type: 'object' } })
+  })
+})
+
+describe('proxies', () => {
+  it('rejects a proxy, whose `get` can serve the serializer other data than its descriptors showed the check', () => {
+    const declared = { type: 'object', properties: {} }
+    const liar = new Proxy(declared, {
+      get: (target, key) => (key === 'type' ? 'string' : Reflect.get(target, key)),
+    })
+    expect(JSON.stringify(liar)).toBe('{"type":"string","properties":{}}')
+    expect(found(liar)).toEqual([['', 'not-lossless-json']])
+    expect(() => enforceToolParameters(liar, { tool: 't' })).toThrow(JsonSchemaError)
+  })
+
+  it('rejects a revoked proxy without touching it', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {})
+    revoke()
+    expect(found(rootWith(proxy))).toEqual([['/properties/p', 'not-lossless-json']])
+  })
+})
