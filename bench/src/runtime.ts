@@ -1,0 +1,14 @@
+import { Context } from '@deepseek-ai/cordis'
+import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
+import ToolRuntime from '@deepseek-ai/dsh-tools'
+import { HardenOverlay } from '@dsh-harden/overlay'
+
+/** The smallest DSH composition with a live `ctx.tools`: what a tool plugin registers into. */
+export async function createToolRuntime(options: { readonly hardened: boolean }): Promise<Context> {
+  const app = new Context()
+  await app.plugin(SystemPrompt)
+  await app.plugin(ToolRuntime)
+  // Loaded after ToolRuntime and before any registration, as a DSH profile would load it.
+  if (options.hardened) await app.plugin(HardenOverlay)
+  return app
+}

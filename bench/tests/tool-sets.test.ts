@@ -1,0 +1,33 @@
+import { enforceToolParameters } from '@dsh-harden/tools'
+import { describe, expect, it } from 'vitest'
+import { collectFirstPartyTools } from '../src/first-party-tools.ts'
+import { generateTools } from '../src/generated-tools.ts'
+
+describe('generateTools', () => {
+  it('is deterministic, so both sides and every run register the same schemas', () => {
+    const schemas = () =>
+      generateTools(50).map(({ name, description, parameters }) => ({ name, description, parameters }))
+    expect(schemas()).toEqual(schemas())
+  })
+
+  it('produces distinct names and parameters that pass the root contract unchanged', () => {
+    const tools = generateTools(1000)
+    expect(new Set(tools.map((tool) => tool.name)).size).toBe(1000)
+    for (const tool of tools) {
+      expect(enforceToolParameters(tool.parameters, { tool: tool.name, source: undefined })).toBe(
+        tool.parameters,
+      )
+    }
+  })
+})
+
+describe('collectFirstPartyTools', () => {
+  it('records the tools the real first-party plugins register', async () => {
+    const { definitions, missing } = await collectFirstPartyTools()
+    expect(missing).toEqual([])
+    const names = definitions.map((definition) => definition.name)
+    expect(names).toEqual(expect.arrayContaining(['read', 'write', 'edit', 'bash', 'pwsh', 'cordis_define']))
+    const bash = definitions.find((definition) => definition.name === 'bash')!
+    expect(Object.keys(bash.parameters.properties as object)).toContain('sandbox_permissions')
+  })
+})
