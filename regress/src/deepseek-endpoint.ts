@@ -24,7 +24,7 @@ export interface DeepSeekEndpoint {
   close(): Promise<void>
 }
 
-interface FunctionTool {
+export interface FunctionTool {
   function?: { name?: string; parameters?: unknown }
 }
 
@@ -37,7 +37,7 @@ function metaValidator(schema: Record<string, unknown>): Ajv | Ajv2019 | Ajv2020
   return validators.draft07
 }
 
-function rejectionOf(tool: FunctionTool): string | undefined {
+export function rejectionOf(tool: FunctionTool): string | undefined {
   const name = tool.function?.name ?? ''
   const parameters = tool.function?.parameters
   const prefix = `Invalid schema for function '${name}'`

@@ -1,0 +1,54 @@
+import type { JsonObject } from '../json-value.ts'
+
+/** The model routes DSH users run, plus `dsh-subset`: exactly what DSH's own `assertSupportedJsonSchema` accepts. */
+export type ProfileId = 'deepseek' | 'openai' | 'openai-strict' | 'codex' | 'anthropic' | 'gemini' | 'dsh-subset'
+
+export const PROFILE_IDS: readonly ProfileId[] = [
+  'deepseek',
+  'openai',
+  'openai-strict',
+  'codex',
+  'anthropic',
+  'gemini',
+  'dsh-subset',
+]
+
+/** One thing projection did to a declared schema, for reports (`dsh-harden sanitize`) and logs. */
+export interface ProjectionChange {
+  /** JSON pointer into the declared schema. */
+  readonly pointer: string
+  readonly action:
+    | 'dropped' // pure metadata the route does not need ($schema, $id, $comment, ...)
+    | 'spilled' // a constraint the route cannot take, moved into `description` and kept for local validation
+    | 'inlined-ref' // a local $ref replaced by the schema it names
+    | 'encoded-json' // an any-JSON (or inexpressible) slot sent as JSON text, decoded on the way back
+    | 'widened-nullable' // an optional field that also admits null on the wire; null is read back as "not provided"
+    | 'converted' // the same meaning in the route's vocabulary (type list -> anyOf, oneOf -> anyOf, const -> enum, ...)
+    | 'closed-object' // strict routes: additionalProperties false and every property listed in required
+  readonly keyword?: string | undefined
+  readonly detail: string
+}
+
+/**
+ * How to read arguments shaped by the wire schema back into the declared shape. Subtrees where nothing was encoded
+ * are `identity`, so arguments that need no change cost one walk of the encoded slots only.
+ */
+export type Decoder =
+  | { readonly kind: 'identity' }
+  | { readonly kind: 'json-text' }
+  | {
+      readonly kind: 'object'
+      readonly properties: ReadonlyMap<string, Decoder>
+      readonly additional: Decoder
+      /** Keys that are optional in the declared schema, do not admit null there, and admit null on the wire. */
+      readonly syntheticNull: ReadonlySet<string>
+    }
+  | { readonly kind: 'array'; readonly prefix: readonly Decoder[]; readonly items: Decoder }
+  | { readonly kind: 'union'; readonly branches: readonly Decoder[] }
+
+export interface Projection {
+  /** The schema to send; the very same object as the declared one when the route accepts it as it is. */
+  readonly wire: JsonObject
+  readonly decoder: Decoder
+  readonly changes: readonly ProjectionChange[]
+}
