@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { describeTool, type RepairReport } from '@dsh-harden/tools'
+import { describeTool, PROFILE_IDS, type ProfileId, type RepairReport } from '@dsh-harden/tools'
 import {
   guardRegister,
   type OverlayMode,
@@ -11,16 +11,37 @@ import {
 export interface OverlayConfig {
   /** `throw` (default) fails a bad plugin at load; `repair` fixes unambiguous mistakes with a warning. */
   readonly mode?: OverlayMode | undefined
+  /** The model route whose wire schemas to send, with arguments read back for it. Unset: root contract only. */
+  readonly profile?: ProfileId | undefined
+  /** With `profile`: reject calls whose arguments do not match the declared schema, for every tool. */
+  readonly validateArguments?: boolean | undefined
+}
+
+interface OverlaySettings {
+  readonly mode: OverlayMode
+  readonly profile: ProfileId | undefined
+  readonly validateArguments: boolean
 }
 
 const MODES: readonly OverlayMode[] = ['throw', 'repair', 'collect']
 
-function readMode(config: unknown): OverlayMode {
-  const mode = (config as OverlayConfig | undefined)?.mode ?? 'throw'
-  if (!MODES.includes(mode)) {
-    throw new TypeError(`dsh-harden overlay: mode ${JSON.stringify(mode)} is not one of ${MODES.join(', ')}`)
+function oneOf<T extends string>(key: string, value: unknown, allowed: readonly T[]): T | undefined {
+  if (value === undefined || allowed.includes(value as T)) return value as T | undefined
+  throw new TypeError(
+    `dsh-harden overlay: ${key} ${JSON.stringify(value)} is not one of ${allowed.join(', ')}`,
+  )
+}
+
+function readConfig(config: unknown): OverlaySettings {
+  const given = (config ?? {}) as OverlayConfig
+  const validateArguments = given.validateArguments ?? false
+  if (typeof validateArguments !== 'boolean') {
+    throw new TypeError(
+      `dsh-harden overlay: validateArguments must be true or false, got ${JSON.stringify(validateArguments)}`,
+    )
   }
-  return mode
+  const mode = oneOf('mode', given.mode, MODES) ?? 'throw'
+  return { mode, profile: oneOf('profile', given.profile, PROFILE_IDS), validateArguments }
 }
 
 const ORIGINAL = Symbol.for('cordis.original')
@@ -64,9 +85,9 @@ export const HardenOverlay = {
   name: 'dsh-harden-overlay',
   inject: ['tools'],
   apply(ctx: Context, config?: OverlayConfig): void {
-    const mode = readMode(config)
+    const settings = readConfig(config)
     ctx.effect(
-      () => installOnToolsService(ctx, { mode, onRepair: (report) => warnRepair(ctx, report) }),
+      () => installOnToolsService(ctx, { ...settings, onRepair: (report) => warnRepair(ctx, report) }),
       'dsh-harden: guard tools.register()',
     )
   },

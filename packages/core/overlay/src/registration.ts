@@ -1,10 +1,13 @@
 import {
+  compileToolContract,
   type EnforceOptions,
-  enforceToolParameters,
   JsonSchemaError,
+  type ProfileId,
   type RootContractMode,
+  type ToolContract,
   type ToolIdentity,
 } from '@dsh-harden/tools'
+import { bindContract } from './contract-definition.ts'
 
 /** The slice of DSH's `ToolDefinition` the overlay reads; everything else passes through untouched. */
 export interface RegisteredTool {
@@ -35,6 +38,13 @@ export interface RegistrationGuardOptions {
   readonly limits?: EnforceOptions['limits']
   readonly onRepair?: EnforceOptions['onRepair']
   readonly onVerdict?: ((verdict: RegistrationVerdict) => void) | undefined
+  /**
+   * The model route: the tool is registered with its wire schema for this route, and everything that sees a call's
+   * arguments gets them read back into the declared shape. Without it, only the root contract applies.
+   */
+  readonly profile?: ProfileId | undefined
+  /** With a profile: reject calls whose arguments do not match with `ToolArgsError`, for every tool. Default false. */
+  readonly validateArguments?: boolean | undefined
 }
 
 /** The registering plugin's name, read from the calling context cordis binds as `this.ctx`. */
@@ -74,9 +84,9 @@ export function guardRegister<D extends RegisteredTool>(
   }
   return function register(this: unknown, definition: D): () => void {
     const identity: ToolIdentity = { tool: toolNameOf(definition), source: sourceOf(this) }
-    let parameters: unknown
+    let contract: ToolContract
     try {
-      parameters = enforceToolParameters(readParameters(definition, identity), identity, enforce)
+      contract = compileToolContract(readParameters(definition, identity), identity, enforce)
     } catch (error) {
       if (!(error instanceof JsonSchemaError)) throw error
       options.onVerdict?.({ identity, error })
@@ -84,9 +94,25 @@ export function guardRegister<D extends RegisteredTool>(
       throw error
     }
     options.onVerdict?.({ identity, error: null })
-    const accepted: D = parameters === definition.parameters ? definition : { ...definition, parameters }
-    return original.call(this, accepted)
+    return original.call(this, accepted(definition, contract, options))
   }
+}
+
+function accepted<D extends RegisteredTool>(
+  definition: D,
+  contract: ToolContract,
+  options: RegistrationGuardOptions,
+): D {
+  if (options.profile !== undefined) {
+    return bindContract(definition, {
+      contract,
+      profile: options.profile,
+      validateArguments: options.validateArguments ?? false,
+    })
+  }
+  return contract.declared === definition.parameters
+    ? definition
+    : { ...definition, parameters: contract.declared }
 }
 
 function readParameters(definition: RegisteredTool | undefined, identity: ToolIdentity): unknown {

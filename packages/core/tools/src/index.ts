@@ -1,3 +1,5 @@
+export { type ArgumentViolation, formatArgumentViolation, ToolArgsError } from './contract/tool-args-error.ts'
+export { compileToolContract, type ToolContract } from './contract/tool-contract.ts'
 export {
   type EnforceOptions,
   enforceToolParameters,
@@ -8,6 +10,16 @@ export { describeTool, JsonSchemaError, type ToolIdentity } from './errors.ts'
 export { parsePointer, toPointer } from './json-pointer.ts'
 export type { JsonObject, JsonPrimitive, JsonValue } from './json-value.ts'
 export { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
+export { type ProjectionOptions, projectParameters } from './projection/index.ts'
+export { checkProfileContract } from './projection/profile-contract.ts'
+export { PROFILES, type ProfileRules, profileRules } from './projection/profiles.ts'
+export {
+  type Decoder,
+  PROFILE_IDS,
+  type ProfileId,
+  type Projection,
+  type ProjectionChange,
+} from './projection/types.ts'
 export { isRepairable, repairParameters } from './repair.ts'
 export { checkToolParameters, type RootContractResult } from './root-contract.ts'
 export { checkSchemaShape } from './schema-shape.ts'

@@ -40,6 +40,8 @@ export type SchemaRule =
   | 'ref-unresolved'
   | 'ref-remote'
   | 'schema-dialect-unknown'
+  | 'profile-keyword'
+  | 'profile-shape'
 
 /** The one-line form used in `violations[]` and in error messages. */
 export function formatViolation(violation: SchemaViolation): string {

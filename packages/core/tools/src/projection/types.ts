@@ -1,7 +1,14 @@
 import type { JsonObject } from '../json-value.ts'
 
 /** The model routes DSH users run, plus `dsh-subset`: exactly what DSH's own `assertSupportedJsonSchema` accepts. */
-export type ProfileId = 'deepseek' | 'openai' | 'openai-strict' | 'codex' | 'anthropic' | 'gemini' | 'dsh-subset'
+export type ProfileId =
+  | 'deepseek'
+  | 'openai'
+  | 'openai-strict'
+  | 'codex'
+  | 'anthropic'
+  | 'gemini'
+  | 'dsh-subset'
 
 export const PROFILE_IDS: readonly ProfileId[] = [
   'deepseek',

@@ -1,0 +1,72 @@
+import type { ProfileId, ToolContract } from '@dsh-harden/tools'
+
+/**
+ * The parts of DSH's `ToolDefinition` (`packages/core/tools/src/index.ts`) that see a call's arguments. Every one of
+ * them gets the same normalized arguments, so the tool body, the UI and the concurrency check agree on one call.
+ */
+interface ArgumentConsumers {
+  readonly parameters?: unknown
+  readonly execute?: ((args: unknown, exec: unknown) => unknown) | undefined
+  readonly presentCall?: ((args: unknown) => unknown) | undefined
+  readonly presentResult?: ((args: unknown, result: unknown) => unknown) | undefined
+  readonly isConcurrencySafe?: ((args: unknown) => unknown) | undefined
+  readonly output?:
+    | {
+        readonly render?: ((args: unknown, value: unknown) => unknown) | undefined
+        readonly presentationMeta?: ((args: unknown, value: unknown) => unknown) | undefined
+      }
+    | undefined
+}
+
+export interface ContractBinding {
+  readonly contract: ToolContract
+  readonly profile: ProfileId
+  /** Throw `ToolArgsError` before `execute` when arguments do not match (DSH itself validates only defineTool tools). */
+  readonly validateArguments: boolean
+}
+
+type Presenter<A extends unknown[]> = ((args: unknown, ...rest: A) => unknown) | undefined
+
+function present<A extends unknown[]>(presenter: Presenter<A>, binding: ContractBinding): Presenter<A> {
+  if (presenter === undefined) return undefined
+  return (args, ...rest) => {
+    // Presenters must never fail a call: they get the best reading, or the raw arguments if even that fails.
+    let normalized = args
+    try {
+      normalized = binding.contract.normalizeArguments(args, binding.profile)
+    } catch {}
+    return presenter(normalized, ...rest)
+  }
+}
+
+/** The definition with the wire schema for the route and every argument consumer reading normalized arguments. */
+export function bindContract<D extends ArgumentConsumers>(definition: D, binding: ContractBinding): D {
+  const { contract, profile } = binding
+  const { execute, output } = definition
+  const bound: ArgumentConsumers = {
+    ...definition,
+    parameters: contract.projection(profile).wire,
+    execute:
+      execute &&
+      ((args, exec) => {
+        const normalized = binding.validateArguments
+          ? contract.parseArguments(args, profile)
+          : contract.normalizeArguments(args, profile)
+        return execute.call(definition, normalized, exec)
+      }),
+    presentCall: present(definition.presentCall?.bind(definition), binding),
+    presentResult: present(definition.presentResult?.bind(definition), binding),
+    isConcurrencySafe: present(definition.isConcurrencySafe?.bind(definition), binding),
+    output: output && {
+      ...output,
+      render: present(output.render?.bind(output), binding),
+      presentationMeta: present(output.presentationMeta?.bind(output), binding),
+    },
+  }
+  // Optional members stay absent rather than present-but-undefined: DSH checks some of them with `!== undefined`.
+  for (const key of ['presentCall', 'presentResult', 'isConcurrencySafe'] as const)
+    if (bound[key] === undefined) delete (bound as Record<string, unknown>)[key]
+  if (bound.output?.presentationMeta === undefined && bound.output !== undefined)
+    delete (bound.output as Record<string, unknown>).presentationMeta
+  return bound as D
+}

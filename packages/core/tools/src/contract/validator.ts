@@ -1,0 +1,61 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { Ajv2019 } from 'ajv/dist/2019.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import type { JsonObject } from '../json-value.ts'
+import { type Dialect, dialectOf } from '../keywords.ts'
+import type { ArgumentViolation } from './tool-args-error.ts'
+
+/**
+ * Argument validation compiled once per distinct schema (ajv generates a function; calls are the cheap hot path),
+ * and only when a tool is first called, so registering tools stays fast.
+ */
+export type ArgumentValidator = (args: unknown) => readonly ArgumentViolation[]
+
+type AnyAjv = Ajv | Ajv2019 | Ajv2020
+
+const engines = new Map<Dialect, AnyAjv>()
+const compiled = new Map<string, ValidateFunction>()
+
+function engine(dialect: Dialect): AnyAjv {
+  let ajv = engines.get(dialect)
+  if (ajv === undefined) {
+    const options = { strict: false, allErrors: true, logger: false as const }
+    ajv =
+      dialect === '2020-12'
+        ? new Ajv2020(options)
+        : dialect === '2019-09'
+          ? new Ajv2019(options)
+          : new Ajv(options)
+    addFormats.default(ajv)
+    engines.set(dialect, ajv)
+  }
+  return ajv
+}
+
+function toViolation(error: ErrorObject): ArgumentViolation {
+  const missing =
+    error.keyword === 'required' ? (error.params as { missingProperty?: string }).missingProperty : undefined
+  const pointer =
+    missing === undefined
+      ? error.instancePath
+      : `${error.instancePath}/${missing.replaceAll('~', '~0').replaceAll('/', '~1')}`
+  const message =
+    missing === undefined ? (error.message ?? `fails ${error.keyword}`) : 'is required but missing'
+  return { pointer, keyword: error.keyword, message }
+}
+
+/** Compiles (or reuses) the validator for a declared schema. Throws what ajv throws for a schema it cannot compile. */
+export function compileValidator(schema: JsonObject): ArgumentValidator {
+  const key = JSON.stringify(schema)
+  let validate = compiled.get(key)
+  if (validate === undefined) {
+    const declared = typeof schema.$schema === 'string' ? dialectOf(schema.$schema) : undefined
+    // Two tools may reuse one `$id` for different schemas; ajv keys compiled schemas by it, and local refs need none.
+    const { $id: _id, ...anonymous } = schema
+    validate = engine(declared ?? 'draft-07').compile(anonymous)
+    compiled.set(key, validate)
+  }
+  const run = validate
+  return (args) => (run(args) ? [] : (run.errors ?? []).map(toViolation))
+}

@@ -1,0 +1,186 @@
+import { toPointer } from '../json-pointer.ts'
+import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
+import type { SchemaViolation } from '../violation.ts'
+import { admitsNull } from './nullable.ts'
+import { type ProfileRules, profileRules } from './profiles.ts'
+import type { ProfileId } from './types.ts'
+import { isVocabulary, METADATA, STRUCTURAL } from './vocabulary.ts'
+
+/**
+ * The written contract of a route, as a check: every wire schema `projectParameters` produces for a profile passes
+ * it, and a declared schema that already passes it is sent unchanged.
+ */
+type Path = readonly (string | number)[]
+
+interface Check {
+  readonly rules: ProfileRules
+  readonly violations: SchemaViolation[]
+}
+
+const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples'])
+const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null'])
+
+function fail(check: Check, path: Path, rule: 'profile-keyword' | 'profile-shape', message: string): void {
+  const hint = `project it with projectParameters(schema, '${check.rules.id}')`
+  check.violations.push({ pointer: toPointer(path), rule, message: `${check.rules.id}: ${message}`, hint })
+}
+
+function typesOf(node: JsonObject): string[] {
+  if (typeof node.type === 'string') return [node.type]
+  return Array.isArray(node.type) ? (node.type as string[]) : []
+}
+
+function checkKeywords(check: Check, node: JsonObject, path: Path): void {
+  const { rules } = check
+  for (const keyword of Object.keys(node)) {
+    if (METADATA.has(keyword)) fail(check, [...path, keyword], 'profile-keyword', 'metadata is not sent')
+    else if (keyword === '$ref')
+      fail(check, [...path, keyword], 'profile-keyword', 'references are inlined before sending')
+    else if (keyword === 'nullable' && rules.nullType === 'nullable') continue
+    else if (!isVocabulary(keyword))
+      fail(check, [...path, keyword], 'profile-keyword', `\`${keyword}\` is not JSON Schema vocabulary`)
+    else if ((!STRUCTURAL.has(keyword) || keyword === 'allOf') && !rules.keeps.has(keyword)) {
+      fail(check, [...path, keyword], 'profile-keyword', `\`${keyword}\` is not accepted`)
+    }
+  }
+}
+
+function checkTypes(check: Check, node: JsonObject, path: Path): void {
+  const { rules } = check
+  const types = typesOf(node)
+  const union = Array.isArray(node.anyOf) || Array.isArray(node.oneOf)
+  if (types.length === 0 && !union) {
+    const annotationOnly = Object.keys(node).every((key) => ANNOTATIONS.has(key))
+    if (rules.anyJson === 'json-text' || !annotationOnly)
+      fail(check, path, 'profile-shape', 'a slot without a type')
+  }
+  if (Array.isArray(node.type) && rules.typeLists !== 'keep')
+    fail(check, [...path, 'type'], 'profile-shape', 'a type list')
+  if (rules.nullType === 'nullable' && types.includes('null'))
+    fail(check, [...path, 'type'], 'profile-shape', '`null` as a type (use nullable)')
+  if (Array.isArray(node.oneOf) && rules.unions === 'any-of')
+    fail(check, [...path, 'oneOf'], 'profile-keyword', '`oneOf` (only anyOf is understood)')
+  if (Array.isArray(node.anyOf) && rules.unions === 'one-of')
+    fail(check, [...path, 'anyOf'], 'profile-keyword', '`anyOf` (only oneOf is understood)')
+  if (
+    union &&
+    !rules.typeBesideUnion &&
+    Object.keys(node).some(
+      (key) => !ANNOTATIONS.has(key) && key !== 'anyOf' && key !== 'oneOf' && key !== 'nullable',
+    )
+  ) {
+    fail(check, path, 'profile-shape', 'keywords beside anyOf/oneOf')
+  }
+  if (rules.unions === 'one-of' && Array.isArray(node.oneOf) && node.oneOf.length < 2)
+    fail(check, [...path, 'oneOf'], 'profile-shape', 'oneOf needs two or more branches')
+}
+
+function checkPlacement(check: Check, node: JsonObject, path: Path): void {
+  if (check.rules.id !== 'dsh-subset') return
+  const types = typesOf(node)
+  const only = (keyword: string, allowed: (type: string) => boolean, what: string) => {
+    if (Object.hasOwn(node, keyword) && !(types.length === 1 && allowed(types[0]!)))
+      fail(check, [...path, keyword], 'profile-shape', `\`${keyword}\` only on ${what}`)
+  }
+  for (const keyword of ['properties', 'required', 'additionalProperties'])
+    only(keyword, (t) => t === 'object', 'type "object"')
+  only('items', (t) => t === 'array', 'type "array"')
+  for (const keyword of ['enum', 'const']) only(keyword, (t) => SCALARS.has(t), 'scalar types')
+}
+
+function checkValues(check: Check, node: JsonObject, path: Path): void {
+  const { rules } = check
+  if (rules.enumStringsOnly && Array.isArray(node.enum) && !node.enum.every((v) => typeof v === 'string')) {
+    fail(check, [...path, 'enum'], 'profile-shape', 'enum values must be strings')
+  }
+  if (rules.constAsEnum && Object.hasOwn(node, 'const'))
+    fail(check, [...path, 'const'], 'profile-keyword', '`const` is not understood')
+  if (typeof node.format === 'string' && rules.formats !== undefined && !rules.formats.has(node.format)) {
+    fail(check, [...path, 'format'], 'profile-keyword', `format "${node.format}" is not accepted`)
+  }
+}
+
+function checkObject(check: Check, node: JsonObject, path: Path): void {
+  const { rules } = check
+  if (!typesOf(node).includes('object')) return
+  const names = isJsonObject(node.properties) ? Object.keys(node.properties) : []
+  const required = Array.isArray(node.required) ? (node.required as string[]) : []
+  if (isJsonObject(node.additionalProperties) && !rules.schemaValuedAdditional) {
+    fail(check, [...path, 'additionalProperties'], 'profile-shape', 'a schema-valued additionalProperties')
+  }
+  if (rules.requiredDeclaredOnly && required.some((name) => !names.includes(name)))
+    fail(check, [...path, 'required'], 'profile-shape', 'required names an undeclared property')
+  if (rules.strictObjects) {
+    if (node.additionalProperties !== false)
+      fail(check, path, 'profile-shape', 'an object that is not closed (additionalProperties: false)')
+    if (!isJsonObject(node.properties)) fail(check, path, 'profile-shape', 'an object without properties')
+    if (names.some((name) => !required.includes(name)))
+      fail(check, [...path, 'required'], 'profile-shape', 'an object that does not require every property')
+  }
+  if ((rules.nullableOptionals || rules.strictObjects) && isJsonObject(node.properties)) {
+    for (const [name, schema] of Object.entries(node.properties)) {
+      const optional = rules.strictObjects ? false : !required.includes(name)
+      if (optional && !admitsNull(schema))
+        fail(
+          check,
+          [...path, 'properties', name],
+          'profile-shape',
+          'an optional field that does not admit null',
+        )
+    }
+  }
+}
+
+function checkArray(check: Check, node: JsonObject, path: Path): void {
+  const { rules } = check
+  if (Array.isArray(node.items) && rules.tuples !== 'items-array')
+    fail(check, [...path, 'items'], 'profile-shape', 'a tuple written as an items array')
+  if (Object.hasOwn(node, 'prefixItems') && rules.tuples !== 'prefix-items')
+    fail(check, [...path, 'prefixItems'], 'profile-keyword', '`prefixItems` is not understood')
+  if (
+    rules.typedEverywhere &&
+    typesOf(node).includes('array') &&
+    node.items === undefined &&
+    node.prefixItems === undefined
+  ) {
+    fail(check, path, 'profile-shape', 'an array without items')
+  }
+}
+
+/** The value slots below a node: the positions projection rewrites (constraint keywords are taken verbatim). */
+function slots(node: JsonObject): [Path, JsonValue][] {
+  const found: [Path, JsonValue][] = []
+  if (isJsonObject(node.properties))
+    for (const [name, schema] of Object.entries(node.properties)) found.push([['properties', name], schema])
+  if (isJsonObject(node.additionalProperties))
+    found.push([['additionalProperties'], node.additionalProperties])
+  for (const keyword of ['items', 'prefixItems', 'anyOf', 'oneOf']) {
+    const value = node[keyword]
+    if (Array.isArray(value)) {
+      for (const [i, schema] of value.entries()) found.push([[keyword, i], schema])
+    } else if (keyword === 'items' && value !== undefined) found.push([['items'], value])
+  }
+  if (node.additionalItems !== undefined) found.push([['additionalItems'], node.additionalItems])
+  return found
+}
+
+function checkNode(check: Check, node: JsonValue, path: Path): void {
+  if (!isJsonObject(node)) {
+    if (!check.rules.booleanSchemas) fail(check, path, 'profile-shape', 'a boolean schema')
+    return
+  }
+  checkKeywords(check, node, path)
+  checkTypes(check, node, path)
+  checkPlacement(check, node, path)
+  checkValues(check, node, path)
+  checkObject(check, node, path)
+  checkArray(check, node, path)
+  for (const [relative, schema] of slots(node)) checkNode(check, schema, [...path, ...relative])
+}
+
+export function checkProfileContract(schema: JsonObject, profile: ProfileId): SchemaViolation[] {
+  const check: Check = { rules: profileRules(profile), violations: [] }
+  if (schema.type !== 'object') fail(check, [], 'profile-shape', 'the root must be type "object"')
+  checkNode(check, schema, [])
+  return check.violations
+}

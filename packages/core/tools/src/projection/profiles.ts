@@ -1,0 +1,204 @@
+import type { ProfileId } from './types.ts'
+
+/**
+ * What each model route accepts in a tool's parameters, as data. `checkProfileContract` enforces it and
+ * `projectParameters` rewrites a schema until it holds. Sources for every rule are in PROFILES.md; where sources
+ * conflict, the rule takes the side that cannot make the route reject the request.
+ */
+export interface ProfileRules {
+  readonly id: ProfileId
+  /** Non-structural keywords the route takes as they are; any other validation keyword is spilled into `description`. */
+  readonly keeps: ReadonlySet<string>
+  /** How a slot that admits any JSON value goes on the wire. */
+  readonly anyJson: 'json-text' | 'untyped'
+  /** How a `type` list goes on the wire. */
+  readonly typeLists: 'keep' | 'split-any-of' | 'split-one-of'
+  /** Which union keyword the route takes (`oneOf` becomes `anyOf` where only `anyOf` is understood). */
+  readonly unions: 'any-of-and-one-of' | 'any-of' | 'one-of'
+  /** A node may carry `type` (or object keywords) beside `anyOf`/`oneOf`. */
+  readonly typeBesideUnion: boolean
+  /** OpenAI strict mode: every object closed, every property required, optional ones nullable. */
+  readonly strictObjects: boolean
+  /** Routes that fill declared optional fields (#1149): optional fields also admit `null`, read back as absent. */
+  readonly nullableOptionals: boolean
+  /** Every node needs a `type` (Gemini, OpenAI strict), so arrays need `items` and objects need `properties`. */
+  readonly typedEverywhere: boolean
+  /** `enum` may only list strings (Gemini). */
+  readonly enumStringsOnly: boolean
+  /** `const` is not understood; a string `const` becomes a one-value `enum`. */
+  readonly constAsEnum: boolean
+  /** Tuple `items: [...]` (draft-07) is understood; `prefixItems` replaces it where 2020-12 is required. */
+  readonly tuples: 'items-array' | 'prefix-items' | 'none'
+  /** Boolean schemas (`true`/`false`) are understood. */
+  readonly booleanSchemas: boolean
+  /** Formats the route accepts; `undefined` means any string. */
+  readonly formats: ReadonlySet<string> | undefined
+  /** `type: "null"` as a type of its own; Gemini writes `nullable: true` instead. */
+  readonly nullType: 'type' | 'nullable'
+  /** `additionalProperties` may hold a schema (not just a boolean). */
+  readonly schemaValuedAdditional: boolean
+  /** Every name in `required` must be a declared property (DSH's subset; OpenAI strict). */
+  readonly requiredDeclaredOnly: boolean
+}
+
+const ANNOTATIONS = ['description', 'title', 'default', 'examples']
+const NUMBER_BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']
+const STRING_BOUNDS = ['minLength', 'maxLength', 'pattern', 'format']
+const ARRAY_BOUNDS = ['minItems', 'maxItems', 'uniqueItems']
+const DRAFT_07_VALIDATION = [
+  ...ANNOTATIONS,
+  ...NUMBER_BOUNDS,
+  ...STRING_BOUNDS,
+  ...ARRAY_BOUNDS,
+  'enum',
+  'const',
+  'additionalProperties',
+  'patternProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+  'dependencies',
+  'contains',
+  'additionalItems',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contentMediaType',
+  'contentEncoding',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+]
+
+function keeps(...groups: readonly (readonly string[])[]): ReadonlySet<string> {
+  return new Set(groups.flat())
+}
+
+const OPENAI_STRICT_FORMATS = new Set([
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
+])
+
+const BASE: Omit<ProfileRules, 'id'> = {
+  keeps: keeps(DRAFT_07_VALIDATION),
+  anyJson: 'json-text',
+  typeLists: 'keep',
+  unions: 'any-of-and-one-of',
+  typeBesideUnion: true,
+  strictObjects: false,
+  nullableOptionals: false,
+  typedEverywhere: false,
+  enumStringsOnly: false,
+  constAsEnum: false,
+  tuples: 'items-array',
+  booleanSchemas: true,
+  formats: undefined,
+  nullType: 'type',
+  schemaValuedAdditional: true,
+  requiredDeclaredOnly: false,
+}
+
+export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId, ProfileRules>([
+  // DeepSeek chat completions (non-strict): OpenAI-compatible validation; untyped slots make the model send
+  // nested objects as JSON strings (#1122), so any-JSON slots are explicit JSON text.
+  ['deepseek', { ...BASE, id: 'deepseek' }],
+  // OpenAI chat completions, non-strict: the schema is validated; sub-schemas need a `type` in places.
+  ['openai', { ...BASE, id: 'openai' }],
+  // OpenAI structured outputs (`strict: true`).
+  [
+    'openai-strict',
+    {
+      ...BASE,
+      id: 'openai-strict',
+      keeps: keeps(['description', 'title', 'default'], NUMBER_BOUNDS, STRING_BOUNDS, [
+        'minItems',
+        'maxItems',
+        'enum',
+        'const',
+      ]),
+      unions: 'any-of',
+      strictObjects: true,
+      nullableOptionals: true,
+      typedEverywhere: true,
+      tuples: 'none',
+      booleanSchemas: false,
+      formats: OPENAI_STRICT_FORMATS,
+      schemaValuedAdditional: false,
+      requiredDeclaredOnly: true,
+    },
+  ],
+  // Codex (Responses API, strict: null): validated like OpenAI; declared optional fields get filled (#1149), so
+  // they also admit null on the wire and null reads back as "not provided".
+  ['codex', { ...BASE, id: 'codex', nullableOptionals: true }],
+  // Anthropic Messages `input_schema`: JSON Schema 2020-12; a draft-07 `$schema` or tuple `items` is rejected.
+  [
+    'anthropic',
+    {
+      ...BASE,
+      id: 'anthropic',
+      keeps: keeps(DRAFT_07_VALIDATION.filter((k) => k !== 'dependencies' && k !== 'additionalItems')),
+      tuples: 'prefix-items',
+    },
+  ],
+  // Gemini function declarations (`parameters`, the OpenAPI 3.0 subset).
+  [
+    'gemini',
+    {
+      ...BASE,
+      id: 'gemini',
+      keeps: keeps(
+        ['description', 'title'],
+        ['minimum', 'maximum'],
+        ['minLength', 'maxLength', 'pattern', 'format'],
+        ['minItems', 'maxItems', 'enum', 'minProperties', 'maxProperties'],
+      ),
+      typeLists: 'split-any-of',
+      unions: 'any-of',
+      typeBesideUnion: false,
+      typedEverywhere: true,
+      enumStringsOnly: true,
+      constAsEnum: true,
+      tuples: 'none',
+      booleanSchemas: false,
+      formats: new Set(['date-time', 'enum', 'float', 'double', 'int32', 'int64']),
+      nullType: 'nullable',
+      schemaValuedAdditional: false,
+    },
+  ],
+  // Exactly what DSH's `assertSupportedJsonSchema` (packages/core/tools/src/json-schema.ts) accepts.
+  [
+    'dsh-subset',
+    {
+      ...BASE,
+      id: 'dsh-subset',
+      keeps: keeps(ANNOTATIONS, ['enum', 'const', 'additionalProperties']),
+      anyJson: 'untyped',
+      typeLists: 'split-one-of',
+      unions: 'one-of',
+      typeBesideUnion: false,
+      tuples: 'none',
+      booleanSchemas: false,
+      formats: new Set(),
+      schemaValuedAdditional: false,
+      requiredDeclaredOnly: true,
+    },
+  ],
+])
+
+export function profileRules(id: ProfileId): ProfileRules {
+  const rules = PROFILES.get(id)
+  if (rules === undefined)
+    throw new TypeError(
+      `unknown profile ${JSON.stringify(id)}: use one of ${[...PROFILES.keys()].join(', ')}`,
+    )
+  return rules
+}

@@ -1,0 +1,625 @@
+import { parsePointer } from '../json-pointer.ts'
+import { defineOwn, isJsonObject, type JsonObject, type JsonValue, ownValue } from '../json-value.ts'
+import { admitsNull, widenToNullable } from './nullable.ts'
+import type { ProfileRules } from './profiles.ts'
+import { joinDescription, spillText } from './spill.ts'
+import type { Decoder, ProjectionChange } from './types.ts'
+import {
+  admitsType,
+  isVocabulary,
+  type JsonType,
+  jsonTypeOf,
+  METADATA,
+  STRUCTURAL,
+  TYPE_OF_KEYWORD,
+} from './vocabulary.ts'
+
+/**
+ * Declared schema → wire schema for one profile, with the decoder that reads wire-shaped arguments back. Every
+ * rewrite keeps the meaning or widens the wire (the declared schema still validates locally); none narrows what a
+ * valid call can send, except closing objects on strict routes, which is what strict mode is.
+ */
+interface Walk {
+  readonly rules: ProfileRules
+  readonly document: JsonObject
+  readonly changes: ProjectionChange[]
+  readonly expanding: string[]
+  budget: number
+}
+
+export interface Projected {
+  readonly wire: JsonValue
+  readonly decoder: Decoder
+}
+
+const IDENTITY: Decoder = { kind: 'identity' }
+const JSON_TEXT: Decoder = { kind: 'json-text' }
+const ANY_JSON_NOTE = 'Send this value as JSON text; it is parsed before the tool runs.'
+const ANNOTATIONS = ['description', 'title', 'default', 'examples'] as const
+
+function note(
+  walk: Walk,
+  pointer: string,
+  action: ProjectionChange['action'],
+  detail: string,
+  keyword?: string,
+): void {
+  walk.changes.push({ pointer, action, detail, keyword })
+}
+
+function child(pointer: string, ...segments: readonly (string | number)[]): string {
+  return pointer + segments.map((s) => `/${String(s).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('')
+}
+
+function withDescription(node: JsonObject, description: string | undefined): JsonObject {
+  if (description === undefined) delete node.description
+  else node.description = description
+  return node
+}
+
+/** A slot that admits any JSON value: JSON text on routes where untyped slots misbehave, else left untyped. */
+function anyJsonSlot(walk: Walk, source: JsonObject, pointer: string, reason: string): Projected {
+  const description = typeof source.description === 'string' ? source.description : undefined
+  if (walk.rules.anyJson === 'untyped') {
+    const slot: JsonObject = {}
+    for (const keyword of ANNOTATIONS) {
+      if (Object.hasOwn(source, keyword) && walk.rules.keeps.has(keyword))
+        defineOwn(slot, keyword, source[keyword])
+    }
+    return { wire: slot, decoder: IDENTITY }
+  }
+  note(walk, pointer, 'encoded-json', reason)
+  return {
+    wire: withDescription({ type: 'string' }, joinDescription(description, ANY_JSON_NOTE)),
+    decoder: JSON_TEXT,
+  }
+}
+
+function resolveRef(walk: Walk, ref: string): JsonValue | undefined {
+  const segments = parsePointer(ref)
+  if (segments === undefined) return undefined
+  let at: JsonValue | undefined = walk.document
+  for (const segment of segments) {
+    at = Array.isArray(at) ? at[Number(segment)] : isJsonObject(at) ? ownValue(at, segment) : undefined
+    if (at === undefined) return undefined
+  }
+  return at
+}
+
+function projectRef(walk: Walk, node: JsonObject, pointer: string): Projected {
+  const ref = node.$ref as string
+  const { $ref: _ref, ...siblings } = node
+  if (walk.expanding.includes(ref)) {
+    return anyJsonSlot(walk, siblings, pointer, `recursive reference ${ref} sent as JSON text`)
+  }
+  const target = resolveRef(walk, ref)
+  if (target === undefined)
+    return anyJsonSlot(walk, siblings, pointer, `unresolvable reference ${ref} sent as JSON text`)
+  note(walk, pointer, 'inlined-ref', `inlined ${ref}`, '$ref')
+  // Sibling annotations describe this use of the target, so they win over the target's own.
+  const merged: JsonValue =
+    target === true ? siblings : isJsonObject(target) ? { ...target, ...siblings } : target
+  walk.expanding.push(ref)
+  try {
+    return projectSchema(walk, merged, pointer)
+  } finally {
+    walk.expanding.pop()
+  }
+}
+
+/** The JSON types a node's own keywords pin down, or `undefined` when it names none (any JSON, or a pure union). */
+function declaredTypes(node: JsonObject): JsonType[] | undefined {
+  if (typeof node.type === 'string') return [node.type as JsonType]
+  if (Array.isArray(node.type)) return node.type as JsonType[]
+  if (Array.isArray(node.enum)) return [...new Set(node.enum.map(jsonTypeOf))]
+  if (Object.hasOwn(node, 'const')) return [jsonTypeOf(node.const)]
+  const inferred = new Set<JsonType>()
+  for (const keyword of Object.keys(node)) {
+    const type = TYPE_OF_KEYWORD.get(keyword)
+    if (type !== undefined) inferred.add(type)
+  }
+  return inferred.size > 0 ? [...inferred] : undefined
+}
+
+function simplifyTypes(types: readonly JsonType[]): JsonType[] {
+  const set = new Set(types)
+  return [...set].filter((type) => !(type === 'integer' && set.has('number')))
+}
+
+/** One branch per type, each taking the keywords that constrain that type; annotations stay on the union. */
+function splitByType(node: JsonObject, types: readonly JsonType[]): JsonObject[] {
+  return types.map((type) => {
+    const branch: JsonObject = { type }
+    for (const [keyword, value] of Object.entries(node)) {
+      const owner = TYPE_OF_KEYWORD.get(keyword)
+      if (owner !== undefined && admitsType(new Set([owner]), type)) defineOwn(branch, keyword, value)
+    }
+    if (Array.isArray(node.enum)) {
+      const values = node.enum.filter((value) => admitsType(new Set([type]), jsonTypeOf(value)))
+      if (values.length > 0) branch.enum = values
+    }
+    if (Object.hasOwn(node, 'const') && admitsType(new Set([type]), jsonTypeOf(node.const)))
+      branch.const = node.const as JsonValue
+    return branch
+  })
+}
+
+function annotationsOf(node: JsonObject): JsonObject {
+  const kept: JsonObject = {}
+  for (const keyword of ANNOTATIONS) if (Object.hasOwn(node, keyword)) defineOwn(kept, keyword, node[keyword])
+  return kept
+}
+
+function projectTypeList(walk: Walk, node: JsonObject, types: JsonType[], pointer: string): Projected {
+  const nonNull = types.filter((type) => type !== 'null')
+  const { rules } = walk
+  if (rules.nullType === 'nullable' && nonNull.length === 1) {
+    note(
+      walk,
+      pointer,
+      'converted',
+      `type ${JSON.stringify(types)} written as nullable ${nonNull[0]}`,
+      'type',
+    )
+    const single = projectSchema(walk, { ...node, type: nonNull[0]! }, pointer)
+    return isJsonObject(single.wire) ? { ...single, wire: { ...single.wire, nullable: true } } : single
+  }
+  const branchTypes = rules.nullType === 'nullable' ? nonNull : types
+  const keyword = rules.typeLists === 'split-one-of' ? 'oneOf' : 'anyOf'
+  note(
+    walk,
+    pointer,
+    'converted',
+    `type ${JSON.stringify(types)} written as ${keyword} of one branch per type`,
+    'type',
+  )
+  const union: JsonObject = { ...annotationsOf(node), [keyword]: splitByType(node, branchTypes) }
+  if (rules.nullType === 'nullable' && nonNull.length < types.length) union.nullable = true
+  return projectSchema(walk, union, pointer)
+}
+
+/** Distinct JSON types per branch make `anyOf` and `oneOf` accept exactly the same values. */
+function branchesDisjoint(branches: readonly JsonValue[]): boolean {
+  const seen = new Set<JsonType>()
+  for (const branch of branches) {
+    const types = isJsonObject(branch) ? declaredTypes(branch) : undefined
+    if (types === undefined) return false
+    for (const type of types) {
+      const overlapping =
+        type === 'integer' || type === 'number' ? seen.has('integer') || seen.has('number') : seen.has(type)
+      if (overlapping) return false
+      seen.add(type)
+    }
+  }
+  return true
+}
+
+function chooseUnionKeyword(
+  walk: Walk,
+  keyword: 'anyOf' | 'oneOf',
+  branches: readonly JsonValue[],
+  pointer: string,
+): 'anyOf' | 'oneOf' | undefined {
+  const { unions } = walk.rules
+  if (
+    unions === 'any-of-and-one-of' ||
+    (unions === 'any-of' && keyword === 'anyOf') ||
+    (unions === 'one-of' && keyword === 'oneOf')
+  )
+    return keyword
+  if (keyword === 'oneOf') {
+    // anyOf accepts a superset of oneOf; the declared oneOf still validates locally.
+    note(walk, pointer, 'converted', 'oneOf written as anyOf (the declared oneOf is still enforced)', 'oneOf')
+    return 'anyOf'
+  }
+  if (branchesDisjoint(branches)) {
+    note(walk, pointer, 'converted', 'anyOf of disjoint types written as oneOf', 'anyOf')
+    return 'oneOf'
+  }
+  return undefined
+}
+
+/** Branches without their own type next to sibling keywords narrow the sibling schema; they are not alternatives. */
+function isConstraintUnion(branches: readonly JsonValue[], hasSiblings: boolean): boolean {
+  return hasSiblings && branches.every((b) => isJsonObject(b) && b.type === undefined && b.$ref === undefined)
+}
+
+function isNullBranch(branch: JsonValue): boolean {
+  return (
+    isJsonObject(branch) &&
+    branch.type === 'null' &&
+    Object.keys(branch).every((key) => key === 'type' || (ANNOTATIONS as readonly string[]).includes(key))
+  )
+}
+
+/** Routes that write `nullable: true` instead of a `null` type: a `{ type: "null" }` branch becomes that flag. */
+function foldNullBranch(
+  walk: Walk,
+  node: JsonObject,
+  keyword: 'anyOf' | 'oneOf',
+  pointer: string,
+): Projected | undefined {
+  const branches = node[keyword] as JsonValue[]
+  const others = branches.filter((branch) => !isNullBranch(branch))
+  if (walk.rules.nullType !== 'nullable' || others.length === branches.length || others.length === 0)
+    return undefined
+  note(walk, pointer, 'converted', `a { type: "null" } branch written as nullable`, keyword)
+  const rest: JsonObject = { ...node }
+  delete rest[keyword]
+  const folded: JsonObject =
+    others.length === 1 && isJsonObject(others[0])
+      ? { ...others[0], ...rest }
+      : { ...rest, [keyword]: others }
+  const projected = projectSchema(walk, folded, pointer)
+  return isJsonObject(projected.wire) && projected.decoder.kind !== 'json-text'
+    ? { wire: { ...projected.wire, nullable: true }, decoder: projected.decoder }
+    : projected
+}
+
+function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', pointer: string): Projected {
+  const folded = foldNullBranch(walk, node, keyword, pointer)
+  if (folded !== undefined) return folded
+  const branches = node[keyword] as JsonValue[]
+  const rest: JsonObject = { ...node }
+  delete rest[keyword]
+  const hasSiblings = Object.keys(rest).some(
+    (key) => !(ANNOTATIONS as readonly string[]).includes(key) && !METADATA.has(key),
+  )
+  if (isConstraintUnion(branches, hasSiblings)) {
+    const base = projectSchema(walk, rest, pointer)
+    if (!isJsonObject(base.wire) || base.decoder.kind === 'json-text') return base
+    if (walk.rules.unions === 'any-of-and-one-of' && !JSON.stringify(branches).includes('"$ref"')) {
+      return { wire: { ...base.wire, [keyword]: branches }, decoder: base.decoder }
+    }
+    note(
+      walk,
+      child(pointer, keyword),
+      'spilled',
+      `${keyword} constraint described and enforced locally`,
+      keyword,
+    )
+    const text = spillText(new Map([[keyword, branches]]))
+    return {
+      wire: withDescription(
+        { ...base.wire },
+        joinDescription(base.wire.description as string | undefined, text),
+      ),
+      decoder: base.decoder,
+    }
+  }
+  const wireKeyword = chooseUnionKeyword(walk, keyword, branches, pointer)
+  if (
+    wireKeyword === undefined ||
+    (hasSiblings && !walk.rules.typeBesideUnion) ||
+    (walk.rules.unions === 'one-of' && branches.length < 2)
+  ) {
+    // The route cannot say this union exactly: it goes in the description and the slot takes any JSON on the wire.
+    return spillWhole(walk, node, pointer, keyword)
+  }
+  const projected = branches.map((branch, index) =>
+    projectSchema(walk, branch, child(pointer, keyword, index)),
+  )
+  const base = hasSiblings
+    ? projectSchema(walk, rest, pointer)
+    : { wire: annotationsWire(walk, rest), decoder: IDENTITY }
+  if (!isJsonObject(base.wire) || base.decoder.kind === 'json-text')
+    return spillWhole(walk, node, pointer, keyword)
+  const wire: JsonObject = { ...base.wire, [wireKeyword]: projected.map((p) => p.wire) }
+  const decoder: Decoder = projected.every((p) => p.decoder.kind === 'identity')
+    ? base.decoder
+    : { kind: 'union', branches: projected.map((p) => p.decoder) }
+  return { wire, decoder }
+}
+
+function annotationsWire(walk: Walk, node: JsonObject): JsonObject {
+  const wire: JsonObject = {}
+  const spilled = new Map<string, JsonValue>()
+  for (const keyword of ANNOTATIONS) {
+    if (!Object.hasOwn(node, keyword) || keyword === 'description') continue
+    if (walk.rules.keeps.has(keyword)) defineOwn(wire, keyword, node[keyword])
+    else spilled.set(keyword, node[keyword]!)
+  }
+  const description = joinDescription(
+    node.description as string | undefined,
+    spilled.size > 0 ? spillText(spilled) : undefined,
+  )
+  return withDescription(wire, description)
+}
+
+/** A construct the route cannot express: described in words, sent as an any-JSON slot, enforced locally. */
+function spillWhole(walk: Walk, node: JsonObject, pointer: string, keyword: string): Projected {
+  note(
+    walk,
+    pointer,
+    'spilled',
+    `${keyword} cannot be expressed on this route; described and enforced locally`,
+    keyword,
+  )
+  const { description, ...constraints } = node
+  const text = spillText(new Map(Object.entries(constraints).filter(([key]) => !METADATA.has(key))))
+  return anyJsonSlot(
+    walk,
+    { description: joinDescription(description as string | undefined, text) ?? '' },
+    pointer,
+    `${keyword} sent as JSON text`,
+  )
+}
+
+function mergeSingleAllOf(node: JsonObject): JsonObject | undefined {
+  const members = node.allOf
+  if (!Array.isArray(members) || members.length !== 1 || !isJsonObject(members[0])) return undefined
+  const member = members[0]
+  const { allOf: _allOf, ...rest } = node
+  return Object.keys(member).some((key) => Object.hasOwn(rest, key)) ? undefined : { ...rest, ...member }
+}
+
+export function projectSchema(walk: Walk, node: JsonValue, pointer: string): Projected {
+  if (--walk.budget < 0) return anyJsonSlot(walk, {}, pointer, 'schema too large to send in full')
+  if (node === true) return anyJsonSlot(walk, {}, pointer, '`true` (any value) sent as JSON text')
+  if (!isJsonObject(node)) {
+    if (walk.rules.booleanSchemas) return { wire: node, decoder: IDENTITY }
+    return spillWhole(walk, { not: {} }, pointer, 'false')
+  }
+  if (typeof node.$ref === 'string') return projectRef(walk, node, pointer)
+  const merged = mergeSingleAllOf(node)
+  if (merged !== undefined) {
+    note(walk, pointer, 'converted', 'a single-member allOf merged into its parent', 'allOf')
+    return projectSchema(walk, merged, pointer)
+  }
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    if (Array.isArray(node[keyword])) return projectUnion(walk, node, keyword, pointer)
+  }
+  const types = declaredTypes(node)
+  if (types === undefined) return anyJsonSlot(walk, node, pointer, 'a slot without a type sent as JSON text')
+  if (walk.rules.strictObjects && types.includes('object') && !isJsonObject(node.properties)) {
+    return anyJsonSlot(
+      walk,
+      node,
+      pointer,
+      'an object without declared properties cannot be strict; sent as JSON text',
+    )
+  }
+  const simple = simplifyTypes(types)
+  if (simple.length > 1 && walk.rules.typeLists !== 'keep')
+    return projectTypeList(walk, node, simple, pointer)
+  return projectTyped(walk, node, simple, pointer)
+}
+
+/** Rebuilds a node whose type is settled: structural keywords by type, the rest kept, dropped or spilled. */
+function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: string): Projected {
+  const wire: JsonObject = {}
+  const spilled = new Map<string, JsonValue>()
+  let decoder: Decoder = IDENTITY
+  const explicitType = node.type
+  const typeValue: JsonValue = types.length === 1 ? types[0]! : types
+  if (explicitType === undefined || JSON.stringify(explicitType) !== JSON.stringify(typeValue)) {
+    note(
+      walk,
+      pointer,
+      'converted',
+      `type ${JSON.stringify(typeValue)} ${explicitType === undefined ? 'inferred from its keywords' : 'simplified'}`,
+      'type',
+    )
+  }
+  wire.type = typeValue
+  for (const [keyword, value] of Object.entries(node)) {
+    if (keyword === 'type' || keyword === 'description') continue
+    if (METADATA.has(keyword)) {
+      note(walk, child(pointer, keyword), 'dropped', 'metadata the route does not need', keyword)
+    } else if (!isVocabulary(keyword)) {
+      note(walk, child(pointer, keyword), 'dropped', 'not JSON Schema vocabulary', keyword)
+    } else if (!STRUCTURAL.has(keyword) || keyword === 'allOf') {
+      placeKeyword(walk, wire, spilled, keyword, value)
+    }
+  }
+  if (types.includes('object')) decoder = projectObjectKeywords(walk, node, wire, spilled, pointer)
+  if (types.includes('array')) {
+    const arrayResult = projectArrayKeywords(walk, node, wire, pointer)
+    if (arrayResult === 'inexpressible') return spillWhole(walk, node, pointer, 'items')
+    decoder = decoder.kind === 'identity' ? arrayResult : decoder
+  }
+  projectValueKeywords(walk, node, wire, spilled)
+  for (const [keyword] of spilled)
+    note(
+      walk,
+      child(pointer, keyword),
+      'spilled',
+      'not accepted by this route; described and enforced locally',
+      keyword,
+    )
+  const description = joinDescription(
+    node.description as string | undefined,
+    spilled.size > 0 ? spillText(spilled) : undefined,
+  )
+  return { wire: withDescription(wire, description), decoder }
+}
+
+/** Constraint keywords are kept verbatim where the route takes them, unless they hold a `$ref` that inlining removed. */
+function placeKeyword(
+  walk: Walk,
+  wire: JsonObject,
+  spilled: Map<string, JsonValue>,
+  keyword: string,
+  value: JsonValue,
+): void {
+  const mentionsRef = JSON.stringify(value).includes('"$ref"')
+  if (walk.rules.keeps.has(keyword) && !mentionsRef) defineOwn(wire, keyword, value)
+  else spilled.set(keyword, value)
+}
+
+function projectValueKeywords(
+  walk: Walk,
+  node: JsonObject,
+  wire: JsonObject,
+  spilled: Map<string, JsonValue>,
+): void {
+  const { rules } = walk
+  if (Array.isArray(node.enum)) {
+    if (rules.enumStringsOnly && !node.enum.every((value) => typeof value === 'string'))
+      spilled.set('enum', node.enum)
+    else wire.enum = node.enum
+  }
+  if (Object.hasOwn(node, 'const')) {
+    const constant = node.const as JsonValue
+    if (!rules.constAsEnum) wire.const = constant
+    else if (typeof constant === 'string' && !Object.hasOwn(wire, 'enum')) wire.enum = [constant]
+    else spilled.set('const', constant)
+  }
+  if (typeof node.format === 'string') {
+    const format = node.format
+    if (rules.keeps.has('format') && (rules.formats === undefined || rules.formats.has(format)))
+      wire.format = format
+    else spilled.set('format', format)
+  }
+}
+
+function projectObjectKeywords(
+  walk: Walk,
+  node: JsonObject,
+  wire: JsonObject,
+  spilled: Map<string, JsonValue>,
+  pointer: string,
+): Decoder {
+  const { rules } = walk
+  const declaredRequired = Array.isArray(node.required) ? (node.required as string[]) : []
+  const decoders = new Map<string, Decoder>()
+  const syntheticNull = new Set<string>()
+  const properties = isJsonObject(node.properties) ? node.properties : undefined
+  if (properties !== undefined) {
+    const wireProperties: JsonObject = {}
+    for (const [name, schema] of Object.entries(properties)) {
+      if (schema === false && !rules.booleanSchemas) {
+        note(
+          walk,
+          child(pointer, 'properties', name),
+          'spilled',
+          'a property that must be absent is left off the wire',
+        )
+        spilled.set(`not ${name}`, false)
+        continue
+      }
+      const projected = projectSchema(walk, schema, child(pointer, 'properties', name))
+      let propertyWire = projected.wire
+      const optional = !declaredRequired.includes(name)
+      if (
+        optional &&
+        (rules.nullableOptionals || rules.strictObjects) &&
+        isJsonObject(propertyWire) &&
+        !admitsNull(propertyWire)
+      ) {
+        propertyWire = widenToNullable(propertyWire)
+        syntheticNull.add(name)
+        note(
+          walk,
+          child(pointer, 'properties', name),
+          'widened-nullable',
+          'optional: null on the wire means "not provided"',
+        )
+      }
+      defineOwn(wireProperties, name, propertyWire)
+      if (projected.decoder.kind !== 'identity') decoders.set(name, projected.decoder)
+    }
+    wire.properties = wireProperties
+  } else if (node.properties !== undefined) {
+    spilled.set('properties', node.properties)
+  }
+  const wireNames = isJsonObject(wire.properties) ? Object.keys(wire.properties) : []
+  const omitted =
+    properties === undefined ? [] : Object.keys(properties).filter((name) => !wireNames.includes(name))
+  const undeclared = declaredRequired.filter((name) => !omitted.includes(name) && !wireNames.includes(name))
+  if (rules.requiredDeclaredOnly && undeclared.length > 0) spilled.set('required', undeclared)
+  const required = declaredRequired.filter(
+    (name) => !omitted.includes(name) && (!rules.requiredDeclaredOnly || wireNames.includes(name)),
+  )
+  if (rules.strictObjects) {
+    if (wireNames.length > 0 || required.length > 0) wire.required = wireNames
+    if (JSON.stringify(wireNames) !== JSON.stringify(declaredRequired))
+      note(walk, pointer, 'closed-object', 'every property listed in required; optional ones admit null')
+  } else if (Array.isArray(node.required)) {
+    wire.required = required
+  }
+  const additional = projectAdditional(walk, node, wire, spilled, pointer)
+  if (decoders.size === 0 && syntheticNull.size === 0 && additional.kind === 'identity') return IDENTITY
+  return { kind: 'object', properties: decoders, additional, syntheticNull }
+}
+
+function projectAdditional(
+  walk: Walk,
+  node: JsonObject,
+  wire: JsonObject,
+  spilled: Map<string, JsonValue>,
+  pointer: string,
+): Decoder {
+  const { rules } = walk
+  const additional = node.additionalProperties
+  if (rules.strictObjects) {
+    if (additional !== false)
+      note(
+        walk,
+        pointer,
+        'closed-object',
+        'additionalProperties: false (strict mode)',
+        'additionalProperties',
+      )
+    wire.additionalProperties = false
+    return IDENTITY
+  }
+  if (additional === undefined) return IDENTITY
+  if (typeof additional === 'boolean') {
+    if (rules.keeps.has('additionalProperties')) wire.additionalProperties = additional
+    else if (additional === false) spilled.set('additionalProperties', false)
+    return IDENTITY
+  }
+  if (!rules.schemaValuedAdditional) {
+    spilled.set('additionalProperties', additional)
+    if (rules.keeps.has('additionalProperties')) wire.additionalProperties = true
+    return IDENTITY
+  }
+  const projected = projectSchema(walk, additional, child(pointer, 'additionalProperties'))
+  wire.additionalProperties = projected.wire
+  return projected.decoder
+}
+
+function projectArrayKeywords(
+  walk: Walk,
+  node: JsonObject,
+  wire: JsonObject,
+  pointer: string,
+): Decoder | 'inexpressible' {
+  const { rules } = walk
+  const tuple = Array.isArray(node.items)
+    ? node.items
+    : Array.isArray(node.prefixItems)
+      ? node.prefixItems
+      : undefined
+  const rest = Array.isArray(node.items)
+    ? node.additionalItems
+    : Array.isArray(node.prefixItems)
+      ? node.items
+      : undefined
+  if (tuple !== undefined) {
+    if (rules.tuples === 'none') return 'inexpressible'
+    const prefix = tuple.map((schema, index) => projectSchema(walk, schema, child(pointer, 'items', index)))
+    const restProjected =
+      rest === undefined ? undefined : projectSchema(walk, rest, child(pointer, 'additionalItems'))
+    const [tupleKeyword, restKeyword] =
+      rules.tuples === 'prefix-items' ? ['prefixItems', 'items'] : ['items', 'additionalItems']
+    if (Array.isArray(node.items) !== (tupleKeyword === 'items'))
+      note(walk, pointer, 'converted', `tuple written with ${tupleKeyword}`, tupleKeyword)
+    wire[tupleKeyword] = prefix.map((p) => p.wire)
+    if (restProjected !== undefined) wire[restKeyword] = restProjected.wire
+    const decoders = prefix.map((p) => p.decoder)
+    const restDecoder = restProjected?.decoder ?? IDENTITY
+    return decoders.every((d) => d.kind === 'identity') && restDecoder.kind === 'identity'
+      ? IDENTITY
+      : { kind: 'array', prefix: decoders, items: restDecoder }
+  }
+  if (node.items === undefined && !rules.typedEverywhere) return IDENTITY
+  const items = projectSchema(walk, node.items ?? true, child(pointer, 'items'))
+  wire.items = items.wire
+  return items.decoder.kind === 'identity' ? IDENTITY : { kind: 'array', prefix: [], items: items.decoder }
+}
+
+export function createWalk(rules: ProfileRules, document: JsonObject, budget: number): Walk {
+  return { rules, document, changes: [], expanding: [], budget }
+}
