@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { REGRESSION_CASES } from './cases.ts'
+import { cordisRows } from './cordis-rows.ts'
 import { startDeepSeekEndpoint } from './deepseek-endpoint.ts'
+import { mcpProfileRows } from './mcp-profile-rows.ts'
 import { renderTable } from './report.ts'
 import { type CaseRow, runCase } from './run-case.ts'
 
@@ -17,6 +19,8 @@ const endpoint = await startDeepSeekEndpoint()
 const rows: CaseRow[] = []
 try {
   for (const testCase of REGRESSION_CASES) rows.push(await runCase(testCase, endpoint))
+  rows.push(...(await cordisRows()))
+  rows.push(...(await mcpProfileRows()))
 } finally {
   await endpoint.close()
   rmSync(home, { recursive: true, force: true })

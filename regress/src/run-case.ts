@@ -2,7 +2,16 @@ import { BASELINE_PLUGIN, pluginFor, type RegressionCase } from './cases.ts'
 import type { DeepSeekEndpoint } from './deepseek-endpoint.ts'
 import { openSession, type PluginLoad, type TurnResult } from './dsh-session.ts'
 
-export type Outcome = 'works' | 'every-turn-fails' | 'some-turns-fail' | 'load-error'
+/** Session outcomes for registration cases, call outcomes for argument cases, schema outcomes for route contracts. */
+export type Outcome =
+  | 'works'
+  | 'every-turn-fails'
+  | 'some-turns-fail'
+  | 'load-error'
+  | 'call-works'
+  | 'call-fails'
+  | 'accepted'
+  | 'rejected'
 
 export interface RunResult {
   readonly outcome: Outcome

@@ -3,6 +3,8 @@ export interface Io {
   readonly stdout: (text: string) => void
   readonly stderr: (text: string) => void
   readonly cwd: string
+  /** All of standard input, for commands that read `-`; the CLI reads the process's stdin. */
+  readonly stdin?: (() => Promise<string>) | undefined
 }
 
 /** One `dsh-harden <name>` subcommand, in a module of its own. `run` returns the exit code. */

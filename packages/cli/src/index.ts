@@ -12,3 +12,5 @@ export {
 export { type MountOptions, mountAndLint } from './lint/runtime.ts'
 export { createStandIn } from './lint/stand-in.ts'
 export { COMMANDS, main } from './main.ts'
+export { sanitizeCommand } from './sanitize/command.ts'
+export { typesCommand } from './types/command.ts'

@@ -1,10 +1,13 @@
+import { text } from 'node:stream/consumers'
 import { parseArgs } from 'node:util'
 import { type Command, EXIT_UNUSABLE, type Io } from './command.ts'
 import { lintCommand } from './lint/command.ts'
+import { sanitizeCommand } from './sanitize/command.ts'
+import { typesCommand } from './types/command.ts'
 import { installUncaughtHandlers } from './uncaught.ts'
 
 /** Every subcommand, one module each; a new one (sanitize, types, mcp …) is one entry here. */
-export const COMMANDS: readonly Command[] = [lintCommand]
+export const COMMANDS: readonly Command[] = [lintCommand, typesCommand, sanitizeCommand]
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length))
@@ -58,6 +61,7 @@ export async function run(): Promise<void> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
+    stdin: () => text(process.stdin),
   }
   let code: number
   try {

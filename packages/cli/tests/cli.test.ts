@@ -20,6 +20,8 @@ describe('dsh-harden command line', { timeout: 30_000 }, () => {
     expect(code).toBe(0)
     expect(stdout).toMatch(/^Usage: dsh-harden <command>/)
     expect(stdout).toMatch(/^ {2}lint {2}/m)
+    expect(stdout).toMatch(/^ {2}types {2}/m)
+    expect(stdout).toMatch(/^ {2}sanitize {2}/m)
   })
 
   it('rejects an unknown command with usage (exit 2)', async () => {

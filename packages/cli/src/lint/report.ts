@@ -13,6 +13,10 @@ export interface ToolReport {
   readonly source: string | null
   readonly ok: boolean
   readonly errors: readonly ToolViolation[]
+  /** The definition's description, for `dsh-harden types`; `lint` does not print it. */
+  readonly description?: string | undefined
+  /** The `parameters` DSH received, set only when the root contract passed; for `dsh-harden types`. */
+  readonly parameters?: unknown
 }
 
 export interface LintReport {

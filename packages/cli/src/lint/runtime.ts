@@ -25,6 +25,8 @@ interface ToolEntry {
   readonly name: string
   readonly source: string | null
   readonly errors: ToolViolation[]
+  readonly description: string | undefined
+  parameters?: unknown
 }
 
 /** cordis `FiberState.PENDING`: the plugin is still waiting for an injected service. */
@@ -126,8 +128,14 @@ async function runPlugin(app: Context, loaded: LoadedPlugin, timeoutMs: number):
  */
 function collector(tools: ToolEntry[], pluginName: string | null) {
   let passed: ToolEntry | undefined
+  let incoming: RegisteredTool | undefined
   const onVerdict = ({ identity, error }: RegistrationVerdict): void => {
-    const entry: ToolEntry = { name: identity.tool, source: identity.source ?? null, errors: [] }
+    const entry: ToolEntry = {
+      name: identity.tool,
+      source: identity.source ?? null,
+      errors: [],
+      description: descriptionOf(incoming),
+    }
     if (error !== null) entry.errors.push(...error.details)
     tools.push(entry)
     passed = error === null ? entry : undefined
@@ -141,10 +149,16 @@ function collector(tools: ToolEntry[], pluginName: string | null) {
       raw.register = function register(this: unknown, definition: RegisteredTool): () => void {
         const entry = passed
         passed = undefined
+        if (entry !== undefined) entry.parameters = definition.parameters
         try {
           return dshRegister.call(this, definition)
         } catch (error) {
-          const target = entry ?? { name: toolName(definition), source: pluginName, errors: [] }
+          const target = entry ?? {
+            name: toolName(definition),
+            source: pluginName,
+            errors: [],
+            description: descriptionOf(definition),
+          }
           if (entry === undefined) tools.push(target)
           target.errors.push(dshRejection(error))
           return () => {}
@@ -158,6 +172,21 @@ function collector(tools: ToolEntry[], pluginName: string | null) {
         () => installOnToolsService(ctx, { mode: 'collect', onVerdict }),
         'dsh-harden lint: collect verdicts',
       )
+      // Outermost: the definition as the plugin passed it, so even a failing tool's description is known.
+      ctx.effect(() => {
+        const guarded = raw.register
+        raw.register = function register(this: unknown, definition: RegisteredTool): () => void {
+          incoming = definition
+          try {
+            return guarded.call(this, definition)
+          } finally {
+            incoming = undefined
+          }
+        }
+        return () => {
+          raw.register = guarded
+        }
+      }, 'dsh-harden lint: see each definition as passed')
     },
   }
 }
@@ -165,6 +194,15 @@ function collector(tools: ToolEntry[], pluginName: string | null) {
 function rawTools(ctx: Context): { register: RegisterMethod } {
   const proxy = (ctx as unknown as { tools: Record<symbol, unknown> & { register: RegisterMethod } }).tools
   return (proxy[ORIGINAL] as { register: RegisterMethod } | undefined) ?? proxy
+}
+
+function descriptionOf(definition: RegisteredTool | undefined): string | undefined {
+  try {
+    const description = (definition as { description?: unknown } | undefined)?.description
+    return typeof description === 'string' ? description : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function toolName(definition: RegisteredTool): string {

@@ -1,0 +1,34 @@
+import type { ToolVerdict } from './sanitize.ts'
+
+const LABEL = { unchanged: 'ok       ', changed: 'CHANGED  ', rejected: 'REJECTED ' } as const
+
+/** The human report (stderr by default): one line per tool, then what changed or why it was rejected. */
+export function formatReport(profile: string, shown: string, report: readonly ToolVerdict[]): string {
+  const lines: string[] = []
+  for (const tool of report) {
+    const suffix = tool.status === 'rejected' ? ' (left out of the output)' : ''
+    lines.push(`${LABEL[tool.status]}${tool.name}${suffix}`)
+    for (const change of tool.changes) {
+      const keyword = change.keyword === undefined ? '' : ` ${change.keyword}`
+      lines.push(`  ${change.schema} ${where(change.pointer)} [${change.action}${keyword}] ${change.detail}`)
+    }
+    for (const violation of tool.violations) {
+      const schema = violation.schema === 'tool' ? '' : `${violation.schema} `
+      lines.push(`  ${schema}${where(violation.pointer)} [${violation.rule}] ${violation.message}`)
+      lines.push(`    fix: ${violation.hint}`)
+    }
+  }
+  const count = (status: ToolVerdict['status']): number =>
+    report.filter((tool) => tool.status === status).length
+  const total = report.length === 1 ? '1 tool' : `${report.length} tools`
+  const rejected = count('rejected')
+  lines.push(
+    `${shown} for ${profile}: ${total}, ${count('unchanged')} unchanged, ${count('changed')} changed, ${rejected} rejected` +
+      (rejected > 0 ? ' (left out of the output)' : ''),
+  )
+  return `${lines.join('\n')}\n`
+}
+
+function where(pointer: string): string {
+  return pointer === '' ? '(root)' : pointer
+}

@@ -1,0 +1,250 @@
+import { execFile } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
+import { BIN, PACKAGE_DIR, runCli } from './run-cli.ts'
+
+const FIXTURE = 'tests/fixtures/mcp-tools.json'
+
+interface McpTool {
+  readonly name: string
+  readonly inputSchema: Record<string, unknown>
+  readonly outputSchema?: Record<string, unknown>
+  readonly [key: string]: unknown
+}
+
+interface Verdict {
+  readonly name: string
+  readonly status: 'unchanged' | 'changed' | 'rejected'
+  readonly changes: readonly {
+    schema: string
+    pointer: string
+    action: string
+    keyword?: string
+    detail: string
+  }[]
+  readonly violations: readonly {
+    schema: string
+    pointer: string
+    rule: string
+    message: string
+    hint: string
+  }[]
+}
+
+interface JsonOutput {
+  readonly profile: string
+  readonly tools: readonly McpTool[]
+  readonly report: readonly Verdict[]
+}
+
+async function fixtureTools(): Promise<McpTool[]> {
+  return (
+    JSON.parse(await readFile(new URL('./fixtures/mcp-tools.json', import.meta.url), 'utf8')) as {
+      tools: McpTool[]
+    }
+  ).tools
+}
+
+async function sanitizeJson(
+  profile: string,
+  ...extra: string[]
+): Promise<{ code: number | null; body: JsonOutput }> {
+  const { code, stdout } = await runCli(['sanitize', '--profile', profile, FIXTURE, '--json', ...extra])
+  return { code, body: JSON.parse(stdout) as JsonOutput }
+}
+
+function named<T extends { name: string }>(list: readonly T[], name: string): T {
+  const found = list.find((item) => item.name === name)
+  if (found === undefined) throw new Error(`no ${name} in ${JSON.stringify(list.map((item) => item.name))}`)
+  return found
+}
+
+/** Runs the bin with `input` on stdin. */
+function runWithStdin(
+  args: readonly string[],
+  input: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: PACKAGE_DIR, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        resolve({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : null,
+          stdout,
+          stderr,
+        })
+      },
+    )
+    child.stdin?.end(input)
+  })
+}
+
+describe('dsh-harden sanitize: projection per tool', { timeout: 30_000 }, () => {
+  it('writes the same container with projected tools to stdout and the report to stderr; a rejected tool is left out (exit 1)', async () => {
+    const { code, stdout, stderr } = await runCli(['sanitize', '--profile', 'deepseek', FIXTURE])
+    expect(code).toBe(1)
+    const out = JSON.parse(stdout) as { tools: McpTool[] }
+    expect(Object.keys(out)).toEqual(['tools'])
+    expect(out.tools.map((tool) => tool.name)).toEqual([
+      'echo',
+      'fetch_page',
+      'get-tiny-image',
+      'get-weather',
+    ])
+    expect(stderr).toMatch(/^ok {7}echo$/m)
+    expect(stderr).toMatch(/^REJECTED pick_one \(left out of the output\)$/m)
+    expect(stderr).toMatch(/^ {2}inputSchema \(root\) \[root-union\] /m)
+    expect(stderr).toMatch(/^ {4}fix: /m)
+    expect(stderr).toMatch(/5 tools, 1 unchanged, 3 changed, 1 rejected \(left out of the output\)$/m)
+  })
+
+  it('passes a tool the profile accepts through byte for byte, other keys (annotations) included', async () => {
+    const original = named(await fixtureTools(), 'echo')
+    for (const profile of ['deepseek', 'openai', 'gemini', 'dsh-subset']) {
+      const { body } = await sanitizeJson(profile)
+      expect(JSON.stringify(named(body.tools, 'echo'), null, 2), profile).toBe(
+        JSON.stringify(original, null, 2),
+      )
+      expect(named(body.report, 'echo'), profile).toEqual({
+        name: 'echo',
+        status: 'unchanged',
+        changes: [],
+        violations: [],
+      })
+    }
+  })
+
+  it('rejects a root union with its rule and leaves it out of the output', async () => {
+    const { code, body } = await sanitizeJson('openai')
+    expect(code).toBe(1)
+    expect(body.tools.some((tool) => tool.name === 'pick_one')).toBe(false)
+    const verdict = named(body.report, 'pick_one')
+    expect(verdict.status).toBe('rejected')
+    expect(verdict.violations).toEqual([
+      expect.objectContaining({ schema: 'inputSchema', pointer: '', rule: 'root-union' }),
+    ])
+  })
+
+  it('repairs a typeless `{}` input to an empty object schema and reports the repair', async () => {
+    const { body } = await sanitizeJson('deepseek')
+    expect(named(body.tools, 'get-tiny-image').inputSchema).toEqual({ type: 'object', properties: {} })
+    const verdict = named(body.report, 'get-tiny-image')
+    expect(verdict.status).toBe('changed')
+    expect(verdict.changes).toContainEqual(
+      expect.objectContaining({ schema: 'inputSchema', pointer: '', action: 'repaired' }),
+    )
+  })
+
+  it('rejects `{}` instead with --no-repair', async () => {
+    const { code, body } = await sanitizeJson('deepseek', '--no-repair')
+    expect(code).toBe(1)
+    expect(named(body.report, 'get-tiny-image')).toMatchObject({
+      status: 'rejected',
+      violations: [{ schema: 'inputSchema', pointer: '', rule: 'root-empty' }],
+    })
+  })
+
+  it('drops $schema and spills the keywords a route cannot take, naming each pointer (dsh-subset)', async () => {
+    const { body } = await sanitizeJson('dsh-subset')
+    const wire = named(body.tools, 'fetch_page').inputSchema
+    expect(wire).not.toHaveProperty('$schema')
+    const changes = named(body.report, 'fetch_page').changes
+    expect(changes).toContainEqual(expect.objectContaining({ pointer: '/$schema', action: 'dropped' }))
+    expect(changes).toContainEqual(
+      expect.objectContaining({
+        pointer: '/properties/max_length/minimum',
+        action: 'spilled',
+        keyword: 'minimum',
+      }),
+    )
+    expect(changes).toContainEqual(
+      expect.objectContaining({
+        pointer: '/properties/headers/propertyNames',
+        action: 'spilled',
+        keyword: 'propertyNames',
+      }),
+    )
+    expect(changes).toContainEqual(
+      expect.objectContaining({
+        pointer: '/properties/headers/additionalProperties',
+        action: 'spilled',
+        keyword: 'additionalProperties',
+      }),
+    )
+    expect(JSON.stringify(wire)).not.toMatch(/"propertyNames"|"minimum"/)
+  })
+
+  it('projects outputSchema too, with changes marked outputSchema', async () => {
+    const { body } = await sanitizeJson('deepseek')
+    const tool = named(body.tools, 'get-weather')
+    expect(tool.outputSchema).toBeDefined()
+    expect(tool.outputSchema).not.toHaveProperty('$schema')
+    expect(named(body.report, 'get-weather').changes).toContainEqual(
+      expect.objectContaining({ schema: 'outputSchema', pointer: '/$schema', action: 'dropped' }),
+    )
+  })
+
+  it('--json prints exactly profile, tools and report, each verdict with name, status, changes and violations', async () => {
+    const { body } = await sanitizeJson('openai-strict')
+    expect(Object.keys(body)).toEqual(['profile', 'tools', 'report'])
+    expect(body.profile).toBe('openai-strict')
+    for (const verdict of body.report)
+      expect(Object.keys(verdict)).toEqual(['name', 'status', 'changes', 'violations'])
+    expect(body.report.map((verdict) => [verdict.name, verdict.status])).toEqual([
+      ['echo', 'changed'],
+      ['fetch_page', 'changed'],
+      ['get-tiny-image', 'changed'],
+      ['get-weather', 'changed'],
+      ['pick_one', 'rejected'],
+    ])
+  })
+
+  it('reads stdin for `-`, accepts a bare array of tools and writes an array back (exit 0 with nothing rejected)', async () => {
+    const tools = (await fixtureTools()).filter((tool) => tool.name !== 'pick_one')
+    const { code, stdout } = await runWithStdin(
+      ['sanitize', '--profile', 'deepseek', '-'],
+      JSON.stringify(tools),
+    )
+    expect(code).toBe(0)
+    const out = JSON.parse(stdout) as McpTool[]
+    expect(Array.isArray(out)).toBe(true)
+    expect(out).toHaveLength(4)
+  })
+})
+
+describe('dsh-harden sanitize: unusable input', { timeout: 30_000 }, () => {
+  it('exits 2 on an unknown or missing profile, listing the valid ones', async () => {
+    const unknown = await runCli(['sanitize', '--profile', 'gpt-9', FIXTURE])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stdout).toBe('')
+    expect(unknown.stderr).toMatch(
+      /unknown profile "gpt-9"; pass --profile with one of: deepseek, openai, openai-strict, codex, anthropic, gemini, dsh-subset/,
+    )
+    expect((await runCli(['sanitize', FIXTURE])).stderr).toMatch(
+      /missing --profile; pass --profile with one of: deepseek/,
+    )
+  })
+
+  it('exits 2 naming a missing file', async () => {
+    const { code, stderr } = await runCli(['sanitize', '--profile', 'openai', 'tests/fixtures/nope.json'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/tests\/fixtures\/nope\.json: cannot read it \(no such file\)/)
+  })
+
+  it('exits 2 naming the input and the parse position of invalid JSON', async () => {
+    const { code, stderr } = await runWithStdin(
+      ['sanitize', '--profile', 'openai'],
+      '{\n  "tools": [\n    { "name": "x", }\n  ]\n}',
+    )
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/stdin: not valid JSON: .*position \d+ \(line 3 column \d+\)/)
+  })
+
+  it('exits 2 on JSON that is not a tools list', async () => {
+    const { code, stderr } = await runWithStdin(['sanitize', '--profile', 'openai', '-'], '{"content": []}')
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/expected a tools\/list result .* got an object with the keys content/)
+  })
+})
