@@ -2,12 +2,13 @@ import { text } from 'node:stream/consumers'
 import { parseArgs } from 'node:util'
 import { type Command, EXIT_UNUSABLE, type Io } from './command.ts'
 import { lintCommand } from './lint/command.ts'
+import { mcpCommand } from './mcp/command.ts'
 import { sanitizeCommand } from './sanitize/command.ts'
 import { typesCommand } from './types/command.ts'
 import { installUncaughtHandlers } from './uncaught.ts'
 
 /** Every subcommand, one module each; a new one (sanitize, types, mcp …) is one entry here. */
-export const COMMANDS: readonly Command[] = [lintCommand, typesCommand, sanitizeCommand]
+export const COMMANDS: readonly Command[] = [lintCommand, typesCommand, sanitizeCommand, mcpCommand]
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length))
