@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import { REGRESSION_CASES } from './cases.ts'
 import { cordisRows } from './cordis-rows.ts'
 import { startDeepSeekEndpoint } from './deepseek-endpoint.ts'
+import { escalationRows } from './escalation-rows.ts'
 import { mcpProfileRows } from './mcp-profile-rows.ts'
 import { renderTable } from './report.ts'
 import { type CaseRow, runCase } from './run-case.ts'
@@ -20,6 +21,7 @@ const rows: CaseRow[] = []
 try {
   for (const testCase of REGRESSION_CASES) rows.push(await runCase(testCase, endpoint))
   rows.push(...(await cordisRows()))
+  rows.push(...(await escalationRows()))
   rows.push(...(await mcpProfileRows()))
 } finally {
   await endpoint.close()

@@ -12,6 +12,9 @@ export type Outcome =
   | 'call-fails'
   | 'accepted'
   | 'rejected'
+  // Escalation rows (escalation-rows.ts): the call went to the user for approval, or was refused without running.
+  | 'call-asks-approval'
+  | 'call-refused'
 
 export interface RunResult {
   readonly outcome: Outcome

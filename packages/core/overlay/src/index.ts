@@ -1,5 +1,10 @@
 import { HardenOverlay } from './plugin.ts'
 
+export {
+  addDefinitionTransform,
+  applyDefinitionTransforms,
+  type DefinitionTransform,
+} from './definition-transforms.ts'
 export { HardenOverlay, installOnToolsService, type OverlayConfig } from './plugin.ts'
 export { installOnToolRuntimePrototype, type ToolRuntimeClass } from './prototype.ts'
 export {

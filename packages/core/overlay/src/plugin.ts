@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { describeTool, PROFILE_IDS, type ProfileId, type RepairReport } from '@dsh-harden/tools'
+import { rawTools } from './definition-transforms.ts'
 import {
   guardRegister,
   type OverlayMode,
@@ -44,16 +45,8 @@ function readConfig(config: unknown): OverlaySettings {
   return { mode, profile: oneOf('profile', given.profile, PROFILE_IDS), validateArguments }
 }
 
-const ORIGINAL = Symbol.for('cordis.original')
-
 interface ToolsInstance {
   register: RegisterMethod
-}
-
-/** The service instance behind cordis' proxy, where an own `register` shadows the prototype's for every caller. */
-function rawTools(ctx: Context): ToolsInstance {
-  const proxy = (ctx as unknown as { tools: Record<symbol, unknown> & ToolsInstance }).tools
-  return (proxy[ORIGINAL] as ToolsInstance | undefined) ?? proxy
 }
 
 /**
@@ -64,8 +57,17 @@ export function installOnToolsService(ctx: Context, options: RegistrationGuardOp
   const tools = rawTools(ctx)
   const hadOwn = Object.hasOwn(tools, 'register')
   const previous = tools.register
-  tools.register = guardRegister(previous, options)
+  const guarded = guardRegister(previous, options)
+  let active = true
+  const installed: RegisterMethod = function register(this: unknown, definition) {
+    return active ? guarded.call(this, definition) : previous.call(this, definition)
+  }
+  tools.register = installed
   return () => {
+    active = false
+    // Unwind only when still on top: a wrapper installed later (a tool package's definition-transform stage) keeps
+    // calling this one, which is now a pass-through.
+    if (tools.register !== installed) return
     if (hadOwn) tools.register = previous
     else delete (tools as Partial<ToolsInstance>).register
   }

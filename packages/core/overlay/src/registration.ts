@@ -8,6 +8,7 @@ import {
   type ToolIdentity,
 } from '@dsh-harden/tools'
 import { bindContract } from './contract-definition.ts'
+import { applyDefinitionTransforms, toolsOfReceiver } from './definition-transforms.ts'
 
 /** The slice of DSH's `ToolDefinition` the overlay reads; everything else passes through untouched. */
 export interface RegisteredTool {
@@ -82,7 +83,9 @@ export function guardRegister<D extends RegisteredTool>(
     limits: options.limits,
     onRepair: options.onRepair,
   }
-  return function register(this: unknown, definition: D): () => void {
+  return function register(this: unknown, given: D): () => void {
+    // Tool packages' definition transforms run first, so the contract and projection see the transformed tool.
+    const definition = applyDefinitionTransforms(toolsOfReceiver(this), given)
     const identity: ToolIdentity = { tool: toolNameOf(definition), source: sourceOf(this) }
     let contract: ToolContract
     try {

@@ -1,0 +1,110 @@
+import type { Context } from '@deepseek-ai/cordis'
+import type { RegisteredTool, RegisterMethod } from './registration.ts'
+
+/**
+ * An extension point for tool packages (`@dsh-harden/tool-bash`, `-tool-pwsh`, `-tool-fs`): change one tool's
+ * definition as it registers, before the overlay's contract and projection see it. Order-independent: whether the
+ * overlay or the tool package loads first, every transform runs exactly once and before the contract.
+ */
+export interface DefinitionTransform {
+  /** Who added it, for diagnostics. */
+  readonly name: string
+  /** The definition to register instead, or `undefined` to leave this one as it is. */
+  transform(definition: RegisteredTool): RegisteredTool | undefined
+}
+
+// Symbol.for, not module-local state: two copies of this module in one process must still share one registry.
+const TRANSFORMS = Symbol.for('dsh-harden.overlay.definition-transforms')
+const TRANSFORMED = Symbol.for('dsh-harden.overlay.transformed')
+const STAGE = Symbol.for('dsh-harden.overlay.transform-stage')
+const ORIGINAL = Symbol.for('cordis.original')
+
+interface ToolsInstance {
+  register: RegisterMethod
+}
+
+type Slots = Record<symbol, unknown>
+
+/** The service instance behind cordis' proxy, where an own `register` shadows the prototype's for every caller. */
+export function rawTools(ctx: Context): ToolsInstance {
+  const proxy = (ctx as unknown as { tools: Slots & ToolsInstance }).tools
+  return (proxy[ORIGINAL] as ToolsInstance | undefined) ?? proxy
+}
+
+/** The instance behind a `register` receiver (a cordis proxy or the runtime itself). */
+export function toolsOfReceiver(receiver: unknown): object | undefined {
+  if (typeof receiver !== 'object' || receiver === null) return undefined
+  try {
+    return ((receiver as Slots)[ORIGINAL] as object | undefined) ?? receiver
+  } catch {
+    return undefined
+  }
+}
+
+function transformsOf(tools: object, create: boolean): Set<DefinitionTransform> | undefined {
+  const slots = tools as Slots
+  let set = slots[TRANSFORMS] as Set<DefinitionTransform> | undefined
+  if (set === undefined && create) {
+    set = new Set()
+    Object.defineProperty(tools, TRANSFORMS, { value: set, configurable: true })
+  }
+  return set
+}
+
+/**
+ * Every transform added for `tools`, applied once. A changed definition is marked (the mark is a symbol key, which
+ * the overlay's own spread keeps), so the other registration path leaves it alone.
+ */
+export function applyDefinitionTransforms<D extends RegisteredTool>(
+  tools: object | undefined,
+  definition: D,
+): D {
+  const set = tools === undefined ? undefined : transformsOf(tools, false)
+  if (set === undefined || set.size === 0) return definition
+  if (typeof definition !== 'object' || definition === null) return definition
+  if ((definition as Slots)[TRANSFORMED] === true) return definition
+  let current: RegisteredTool = definition
+  for (const transform of set) current = transform.transform(current) ?? current
+  return current === definition ? definition : ({ ...current, [TRANSFORMED]: true } as unknown as D)
+}
+
+interface Stage {
+  count: number
+  readonly wrapper: RegisterMethod
+  readonly previous: RegisterMethod
+  readonly hadOwn: boolean
+}
+
+/**
+ * Adds a transform for the live `tools` service and makes sure registrations go through it even when the overlay is
+ * not loaded: one shared `register` stage per tools instance, removed with the last transform. Returns the disposer;
+ * call it from `ctx.effect`.
+ */
+export function addDefinitionTransform(ctx: Context, transform: DefinitionTransform): () => void {
+  const tools = rawTools(ctx)
+  const set = transformsOf(tools, true) as Set<DefinitionTransform>
+  set.add(transform)
+  const slots = tools as unknown as Slots
+  let stage = slots[STAGE] as Stage | undefined
+  if (stage === undefined) {
+    const previous = tools.register
+    const wrapper: RegisterMethod = function register(this: unknown, definition) {
+      return previous.call(this, applyDefinitionTransforms(tools, definition))
+    }
+    stage = { count: 0, wrapper, previous, hadOwn: Object.hasOwn(tools, 'register') }
+    Object.defineProperty(tools, STAGE, { value: stage, configurable: true })
+    tools.register = wrapper
+  }
+  const own = stage
+  own.count++
+  return () => {
+    set.delete(transform)
+    if (--own.count > 0) return
+    delete slots[STAGE]
+    // Only unwind when still on top; under another wrapper, the stage stays in the chain as a pass-through (the
+    // transform set is empty), so a wrapper installed later is never cut out of the chain.
+    if (tools.register !== own.wrapper) return
+    if (own.hadOwn) tools.register = own.previous
+    else delete (tools as Partial<ToolsInstance>).register
+  }
+}
