@@ -1,23 +1,48 @@
-import { availableParallelism } from 'node:os'
+import { availableParallelism, loadavg } from 'node:os'
+import { compileComparisons } from './compile.bench.ts'
 import { canCollectGarbage } from './gc.ts'
-import { type ComparisonResult, compare } from './harness.ts'
+import { type Comparison, type ComparisonResult, compare } from './harness.ts'
+import { normalizeComparisons } from './normalize.bench.ts'
 import { registerComparisons } from './register.bench.ts'
 import { formatTables } from './report.ts'
+import { validateComparisons } from './validate.bench.ts'
+
+/** Every benchmark module, by the name `--only=` selects it with. */
+const BENCHES: Readonly<Record<string, () => Comparison[] | Promise<Comparison[]>>> = {
+  register: registerComparisons,
+  validate: validateComparisons,
+  compile: compileComparisons,
+  normalize: normalizeComparisons,
+}
 
 const json = process.argv.includes('--json')
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
+const selected = only ?? Object.keys(BENCHES)
+for (const name of selected) {
+  if (!(name in BENCHES))
+    throw new Error(`unknown benchmark ${name}; choose from ${Object.keys(BENCHES).join(', ')}`)
+}
 
 const results: ComparisonResult[] = []
-for (const comparison of await registerComparisons()) {
-  if (!json) process.stderr.write(`running ${comparison.name}…\n`)
-  results.push(await compare(comparison))
+for (const name of selected) {
+  for (const comparison of await BENCHES[name]!()) {
+    if (!json) process.stderr.write(`running ${name}: ${comparison.name} (${comparison.subject.label})…\n`)
+    results.push(await compare(comparison))
+  }
 }
 
 if (json) {
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`)
 } else {
   const gc = canCollectGarbage ? 'forced GC before each sample' : 'GC not forced (noisier)'
+  const load = loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ')
   process.stdout.write(
-    `node ${process.version}, ${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}, ${gc}\n\n`,
+    `node ${process.version}, ${availableParallelism()} cores, load ${load}, ${new Date().toISOString().slice(0, 10)}, ${gc}\n\n`,
   )
   process.stdout.write(formatTables(results))
 }

@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { ToolDefinition } from '@deepseek-ai/dsh-tools'
+import type { OverlayConfig } from '@dsh-harden/overlay'
 import { JsonSchemaError } from '@dsh-harden/tools'
 import { collectFirstPartyTools } from './first-party-tools.ts'
 import { generateTools } from './generated-tools.ts'
@@ -12,7 +13,7 @@ import { createToolRuntime } from './runtime.ts'
  */
 function registerInto(
   label: string,
-  hardened: boolean,
+  overlay: OverlayConfig | undefined,
   definitions: readonly ToolDefinition[],
   runtimes: number,
 ): Side {
@@ -20,7 +21,8 @@ function registerInto(
     label,
     async prepare() {
       const apps: Context[] = []
-      for (let index = 0; index < runtimes; index++) apps.push(await createToolRuntime({ hardened }))
+      for (let index = 0; index < runtimes; index++)
+        apps.push(await createToolRuntime({ hardened: overlay !== undefined, overlay }))
       const disposers: (() => void)[] = []
       return {
         run() {
@@ -35,9 +37,12 @@ function registerInto(
   }
 }
 
+/** The profile variant: every tool is registered with its deepseek wire schema, projected at register time. */
+const DEEPSEEK: OverlayConfig = { profile: 'deepseek' }
+
 /** Fails before any timing if the hardened runtime does not reject a bare property table: we would time nothing. */
-async function assertOverlayGuards(): Promise<void> {
-  const app = await createToolRuntime({ hardened: true })
+async function assertOverlayGuards(overlay: OverlayConfig): Promise<void> {
+  const app = await createToolRuntime({ hardened: true, overlay })
   const bare = { ...generateTools(1)[0]!, name: 'bench_probe', parameters: { path: { type: 'string' } } }
   try {
     app.tools.register(bare)()
@@ -46,22 +51,46 @@ async function assertOverlayGuards(): Promise<void> {
     throw error
   }
   throw new Error(
-    'register.bench: the overlay accepted a bare property table, so it is not installed; fix createToolRuntime()',
+    `register.bench: the overlay (${JSON.stringify(overlay)}) accepted a bare property table, so it is not installed; fix createToolRuntime()`,
   )
+}
+
+/** Fails before any timing if the profile variant does not bind tools to their contract (registers the wire schema). */
+async function assertProfileBinds(): Promise<void> {
+  const app = await createToolRuntime({ hardened: true, overlay: DEEPSEEK })
+  const probe = {
+    ...generateTools(1)[0]!,
+    name: 'bench_probe',
+    parameters: { type: 'object', properties: { payload: { description: 'any JSON' } } },
+  }
+  const dispose = app.tools.register(probe)
+  const properties = app.tools.get('bench_probe')?.parameters.properties as
+    | Record<string, { type?: unknown }>
+    | undefined
+  const payload = properties?.payload
+  dispose()
+  if (payload?.type !== 'string') {
+    throw new Error(
+      'register.bench: with profile deepseek an any-JSON slot was not projected to JSON text; the profile is not applied',
+    )
+  }
 }
 
 function compareRegister(
   name: string,
+  overlay: OverlayConfig,
   definitions: readonly ToolDefinition[],
   runtimes: number,
   rounds: number,
   notes: readonly string[],
 ): Comparison {
+  const subject =
+    overlay.profile === undefined ? 'overlay register()' : `overlay+${overlay.profile} register()`
   return {
     name,
     opsPerSample: definitions.length * runtimes,
-    peer: registerInto('stock register()', false, definitions, runtimes),
-    subject: registerInto('overlay register()', true, definitions, runtimes),
+    peer: registerInto('stock register()', undefined, definitions, runtimes),
+    subject: registerInto(subject, overlay, definitions, runtimes),
     warmup: Math.max(5, Math.round(rounds / 10)),
     rounds,
     notes,
@@ -70,9 +99,14 @@ function compareRegister(
 
 export const GENERATED_TOOL_COUNT = 1000
 
-/** What `HardenOverlay` adds to DSH's `ToolRuntime.register()`, per registered tool. */
+/**
+ * What `HardenOverlay` adds to DSH's `ToolRuntime.register()`, per registered tool: root contract only (the default
+ * configuration), then with `profile: 'deepseek'` (also projection and contract binding at register time).
+ */
 export async function registerComparisons(): Promise<Comparison[]> {
-  await assertOverlayGuards()
+  await assertOverlayGuards({})
+  await assertOverlayGuards(DEEPSEEK)
+  await assertProfileBinds()
   const firstParty = await collectFirstPartyTools()
   const firstPartyNotes = [
     ...firstParty.loaded.map((line) => `loaded ${line}`),
@@ -80,17 +114,20 @@ export async function registerComparisons(): Promise<Comparison[]> {
     'shell/fs/shellEnv/sandboxPolicy are registration-only stand-ins with sandboxMode "read-only", so the escalation fields are advertised',
     'read_image is not included: tool-fs registers it only when an `attachments` service is mounted',
   ]
-  return [
+  const generated = generateTools(GENERATED_TOOL_COUNT)
+  const generatedNotes = [
+    'seeded third-party-style schemas: 2–7 properties with enums, bounds, formats, nested objects, arrays of objects, anyOf',
+  ]
+  return [{}, DEEPSEEK].flatMap((overlay) => [
     // A dozen tools register in tens of microseconds, so each sample fills 8 fresh runtimes to rise above timer noise.
     compareRegister(
       `first-party tools (${firstParty.definitions.length})`,
+      overlay,
       firstParty.definitions,
       8,
       200,
       firstPartyNotes,
     ),
-    compareRegister(`generated tools (${GENERATED_TOOL_COUNT})`, generateTools(GENERATED_TOOL_COUNT), 1, 40, [
-      'seeded third-party-style schemas: 2–7 properties with enums, bounds, formats, nested objects, arrays of objects, anyOf',
-    ]),
-  ]
+    compareRegister(`generated tools (${GENERATED_TOOL_COUNT})`, overlay, generated, 1, 40, generatedNotes),
+  ])
 }
