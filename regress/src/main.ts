@@ -7,6 +7,7 @@ import { cordisRows } from './cordis-rows.ts'
 import { startDeepSeekEndpoint } from './deepseek-endpoint.ts'
 import { escalationRows } from './escalation-rows.ts'
 import { mcpProfileRows } from './mcp-profile-rows.ts'
+import { mcpRepairRows } from './mcp-repair-rows.ts'
 import { renderTable } from './report.ts'
 import { type CaseRow, runCase } from './run-case.ts'
 
@@ -23,6 +24,7 @@ try {
   rows.push(...(await cordisRows()))
   rows.push(...(await escalationRows()))
   rows.push(...(await mcpProfileRows()))
+  rows.push(...(await mcpRepairRows()))
 } finally {
   await endpoint.close()
   rmSync(home, { recursive: true, force: true })

@@ -1,0 +1,108 @@
+import { parseArgs } from 'node:util'
+import { startHttpRepair, startStdioRepair } from '@dsh-harden/mcp-repair'
+import { type Command, EXIT_UNUSABLE, type Io } from '../command.ts'
+
+const usage = `Usage: dsh-harden mcp repair [--server <name>] -- <command> [args…]
+       dsh-harden mcp repair --upstream <url> [--listen <host:port>] [--server <name>]
+
+A repair proxy in front of any MCP server, for any strict MCP client. It rewrites only \`tools/list\` results
+(single and batched), and in them only the tools the MCP schema rejects: a schema with exactly one meaning
+(\`{}\`, only \`$schema\`, \`required: null\`, a missing schema) is repaired, anything else is left out with a
+diagnostic. Every other byte passes through. One line per repaired response goes to stderr:
+\`repaired N of M tools: …\`.
+
+Modes:
+  -- <command> [args…]     stdio: spawn the server; speak MCP over this process's stdin/stdout
+  --upstream <url>         Streamable HTTP: serve a facade of the server at <url>
+
+Options:
+  --listen <host:port>     where the HTTP facade listens (default 127.0.0.1:0, printed on stderr)
+  --server <name>          the server's name in log lines
+  -h, --help               show this help
+
+If the server exits, sends malformed JSON or cannot be reached, every pending request is answered with a
+JSON-RPC error; nothing is guessed at and no request is left waiting.
+`
+
+export const repairCommand: Command = {
+  name: 'repair',
+  summary: 'a repair proxy (stdio wrapper or HTTP facade) that fixes tools/list for strict clients',
+  usage,
+  run: runRepair,
+}
+
+function parseListen(listen: string): { host: string; port: number } {
+  const colon = listen.lastIndexOf(':')
+  const host = colon === -1 ? '127.0.0.1' : listen.slice(0, colon).replace(/^\[|\]$/g, '')
+  const port = Number(colon === -1 ? listen : listen.slice(colon + 1))
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--listen ${JSON.stringify(listen)}: expected <host:port> with a port 0-65535`)
+  return { host: host || '127.0.0.1', port }
+}
+
+async function runRepair(args: readonly string[], io: Io): Promise<number> {
+  const dashes = args.indexOf('--')
+  const own = dashes === -1 ? args : args.slice(0, dashes)
+  const command = dashes === -1 ? [] : args.slice(dashes + 1)
+  let values: { upstream?: string; listen?: string; server?: string; help?: boolean }
+  try {
+    values = parseArgs({
+      args: [...own],
+      strict: true,
+      options: {
+        upstream: { type: 'string' },
+        listen: { type: 'string' },
+        server: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values
+  } catch (error) {
+    io.stderr(`dsh-harden mcp repair: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`)
+    return EXIT_UNUSABLE
+  }
+  if (values.help) {
+    io.stdout(usage)
+    return 0
+  }
+  const log = (line: string) => io.stderr(`dsh-harden mcp repair: ${line}\n`)
+  if (values.upstream !== undefined) {
+    if (command.length > 0) {
+      io.stderr(`dsh-harden mcp repair: give either --upstream or -- <command>, not both\n\n${usage}`)
+      return EXIT_UNUSABLE
+    }
+    let listen: { host: string; port: number }
+    try {
+      new URL(values.upstream)
+      listen = parseListen(values.listen ?? '127.0.0.1:0')
+    } catch (error) {
+      io.stderr(`dsh-harden mcp repair: ${error instanceof Error ? error.message : String(error)}\n`)
+      return EXIT_UNUSABLE
+    }
+    const facade = await startHttpRepair({ upstream: values.upstream, ...listen, log, server: values.server })
+    log(`serving ${values.upstream} at ${facade.url}`)
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve)
+      process.once('SIGTERM', resolve)
+    })
+    await facade.close()
+    return 0
+  }
+  const [executable, ...rest] = command
+  if (executable === undefined) {
+    io.stderr(`dsh-harden mcp repair: missing -- <command> or --upstream <url>\n\n${usage}`)
+    return EXIT_UNUSABLE
+  }
+  const proxy = startStdioRepair({ command: executable, args: rest, log, server: values.server })
+  // The client closing our stdin ends the server's stdin; a signal to us is passed on to the server we started.
+  const forward = (signal: NodeJS.Signals) => () => proxy.child.kill(signal)
+  const onInt = forward('SIGINT')
+  const onTerm = forward('SIGTERM')
+  process.once('SIGINT', onInt)
+  process.once('SIGTERM', onTerm)
+  try {
+    return await proxy.exited
+  } finally {
+    process.off('SIGINT', onInt)
+    process.off('SIGTERM', onTerm)
+  }
+}

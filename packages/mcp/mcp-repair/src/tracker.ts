@@ -1,0 +1,112 @@
+import { type IdKey, idKey } from './rewrite.ts'
+
+/** A request the client sent and the server has not answered yet. */
+export interface PendingRequest {
+  readonly id: string | number
+  readonly method: string
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * The client's outstanding requests, by id: which responses are `tools/list` results (the only ones rewritten), and
+ * whom to answer with a JSON-RPC error when the upstream dies, so no request is left waiting.
+ */
+export class RequestTracker {
+  private readonly pending = new Map<IdKey, PendingRequest>()
+
+  get size(): number {
+    return this.pending.size
+  }
+
+  /** Records the requests in one parsed client message (single or batch). */
+  sent(message: unknown): void {
+    for (const item of Array.isArray(message) ? message : [message]) {
+      if (!isRecord(item) || typeof item.method !== 'string') continue
+      const key = idKey(item.id)
+      if (key !== undefined) this.pending.set(key, { id: item.id as string | number, method: item.method })
+    }
+  }
+
+  isPending(key: IdKey): boolean {
+    return this.pending.has(key)
+  }
+
+  isToolsList = (key: IdKey): boolean => this.pending.get(key)?.method === 'tools/list'
+
+  /** True when the parsed server message answers at least one pending `tools/list`. */
+  answersToolsList(message: unknown): boolean {
+    for (const item of Array.isArray(message) ? message : [message]) {
+      if (!isRecord(item) || Object.hasOwn(item, 'method')) continue
+      const key = idKey(item.id)
+      if (key !== undefined && this.isToolsList(key)) return true
+    }
+    return false
+  }
+
+  /** Forgets the requests one parsed server message answers. */
+  answered(message: unknown): void {
+    for (const item of Array.isArray(message) ? message : [message]) {
+      if (!isRecord(item) || Object.hasOwn(item, 'method')) continue
+      const key = idKey(item.id)
+      if (key !== undefined) this.pending.delete(key)
+    }
+  }
+
+  take(key: IdKey): PendingRequest | undefined {
+    const found = this.pending.get(key)
+    this.pending.delete(key)
+    return found
+  }
+
+  /** Every outstanding request, removed from the tracker. */
+  drain(): PendingRequest[] {
+    const all = [...this.pending.values()]
+    this.pending.clear()
+    return all
+  }
+}
+
+/** A JSON-RPC error response, as one line of text. */
+export function errorResponse(
+  id: string | number | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: { code, message, ...(data === undefined ? {} : { data }) },
+  })
+}
+
+/** The SDK's `ErrorCode.ConnectionClosed`: the upstream went away before answering. */
+export const CONNECTION_CLOSED = -32000
+/** `InternalError`: the upstream answered with something that is not a JSON-RPC message. */
+export const INTERNAL_ERROR = -32603
+
+const ID_PATTERN = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/g
+
+/**
+ * The pending request a malformed line names by its `"id"`: only when the line's head and tail name exactly one
+ * pending request (the SDK writes `id` last, hand-written servers first). Otherwise nobody is guessed at.
+ */
+export function idOfMalformed(line: string, tracker: RequestTracker): PendingRequest | undefined {
+  const window = line.length <= 8192 ? line : `${line.slice(0, 4096)}\n${line.slice(-4096)}`
+  const keys = new Set<IdKey>()
+  for (const match of window.matchAll(ID_PATTERN)) {
+    let id: unknown
+    try {
+      id = JSON.parse(match[1]!)
+    } catch {
+      continue
+    }
+    const key = idKey(id)
+    if (key !== undefined && tracker.isPending(key)) keys.add(key)
+  }
+  if (keys.size !== 1) return undefined
+  return tracker.take([...keys][0]!)
+}
