@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DeliveryError, GATEWAY_TOOLS, LazyMcpGateway, type ServerConfig } from '../src/index.ts'
+import { everything, freePort, isAlive, startEverythingHttp, tempDir, until } from './servers.ts'
+
+const cleanups: (() => Promise<void>)[] = []
+afterAll(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!()
+})
+
+async function gatewayOf(
+  servers: ServerConfig[],
+  options: { idle?: number; parentEnv?: Record<string, string | undefined> } = {},
+) {
+  const temp = await tempDir()
+  const gateway = new LazyMcpGateway({
+    servers,
+    cachePath: `${temp.dir}/tool-cache.json`,
+    idleDisconnectMs: options.idle ?? 60_000,
+    parentEnv: options.parentEnv,
+  })
+  cleanups.push(temp.remove, () => gateway.dispose())
+  await gateway.start()
+  return gateway
+}
+
+const tool = (name: string) => GATEWAY_TOOLS.find((candidate) => candidate.name === name)!
+
+describe('server-everything over stdio', () => {
+  it('a canary credential in the parent never reaches the server; its own env does', {
+    timeout: 30_000,
+  }, async () => {
+    const gateway = await gatewayOf(
+      [everything('everything', { env: { GIVEN_API_KEY: 'given-on-purpose' } })],
+      {
+        parentEnv: {
+          ...process.env,
+          LAZY_MCP_CANARY_TOKEN: 'canary-3f9a',
+          CANARY_PASSWORD: 'canary-pw',
+          DSH_CANARY: 'canary-dsh',
+          LAZY_MCP_PLAIN: 'plain-visible',
+        },
+      },
+    )
+    const env = JSON.parse(await gateway.call('everything', 'get-env', {})) as Record<string, string>
+    expect(env.LAZY_MCP_PLAIN).toBe('plain-visible')
+    expect(env.GIVEN_API_KEY).toBe('given-on-purpose')
+    for (const name of ['LAZY_MCP_CANARY_TOKEN', 'CANARY_PASSWORD', 'DSH_CANARY'])
+      expect(env[name]).toBeUndefined()
+    expect(JSON.stringify(env)).not.toContain('canary-')
+  })
+
+  it('text-only results: images become explicit markers; resources list, read, blobs as size hints', {
+    timeout: 30_000,
+  }, async () => {
+    const gateway = await gatewayOf([everything()])
+    const image = await tool('mcp_call').run(gateway, {
+      server: 'everything',
+      tool: 'get-tiny-image',
+      arguments: {},
+    })
+    expect(image).toMatch(/\[image omitted: image\/png, \d+ base64 characters\]/)
+    const resources = await tool('mcp_resources').run(gateway, { server: 'everything' })
+    expect(resources).toContain('demo://resource/dynamic/text/{resourceId}')
+    const text = await tool('mcp_read_resource').run(gateway, {
+      server: 'everything',
+      uri: 'demo://resource/dynamic/text/7',
+    })
+    expect(text.startsWith('demo://resource/dynamic/text/7')).toBe(true)
+    const blob = await tool('mcp_read_resource').run(gateway, {
+      server: 'everything',
+      uri: 'demo://resource/dynamic/blob/42',
+    })
+    expect(blob).toMatch(/\[binary resource: \d+ base64 characters; available to programmatic callers\]/)
+    // Arguments sent as JSON text (strict model routes encode open objects) are read back as the object.
+    expect(
+      await tool('mcp_call').run(gateway, {
+        server: 'everything',
+        tool: 'echo',
+        arguments: '{"message":"hi"}',
+      }),
+    ).toBe('Echo: hi')
+    expect(gateway.detail('everything')).toMatchObject({ connections: 1, attempts: 1 })
+  })
+
+  it('server_error: invalid arguments are answered by the server', { timeout: 30_000 }, async () => {
+    const gateway = await gatewayOf([everything()])
+    const error = await gateway
+      .call('everything', 'get-sum', { a: 'one' })
+      .catch((failure: unknown) => failure)
+    expect(error).toBeInstanceOf(DeliveryError)
+    expect((error as DeliveryError).delivery).toBe('server_error')
+    expect(gateway.detail('everything').state).toBe('ready')
+  })
+})
+
+describe('server-everything over Streamable HTTP', () => {
+  let http: Awaited<ReturnType<typeof startEverythingHttp>>
+  beforeAll(async () => {
+    http = await startEverythingHttp()
+  }, 30_000)
+  afterAll(async () => {
+    await http?.stop()
+  })
+
+  const remote = (name = 'remote', extra: Partial<ServerConfig> = {}): ServerConfig =>
+    ({
+      name,
+      transport: 'streamable-http',
+      lifecycle: 'lazy',
+      url: http.url,
+      headers: {},
+      ...extra,
+    }) as ServerConfig
+
+  it('lazy connect on first call, idle release within the window + 1 s, reconnect on the next call', {
+    timeout: 30_000,
+  }, async () => {
+    const gateway = await gatewayOf([remote()], { idle: 1000 })
+    expect(gateway.detail('remote')).toMatchObject({ state: 'dormant', attempts: 0 })
+    expect(await gateway.call('remote', 'echo', { message: 'over http' })).toBe('Echo: over http')
+    expect(gateway.detail('remote')).toMatchObject({ state: 'ready', connections: 1 })
+    const released = Date.now()
+    expect(
+      await until(() => gateway.detail('remote').state === 'dormant', 1000 + 1000 + 500),
+    ).toBeGreaterThanOrEqual(0)
+    expect(Date.now() - released).toBeLessThanOrEqual(2000 + 500)
+    expect((await gateway.listTools('remote'))?.source).toBe('cache')
+    expect(await gateway.call('remote', 'echo', { message: 'again' })).toBe('Echo: again')
+    expect(gateway.detail('remote')).toMatchObject({ connections: 2, releases: 1 })
+  })
+
+  it('not_sent when nothing listens on the port', { timeout: 30_000 }, async () => {
+    const port = await freePort()
+    const gateway = await gatewayOf([
+      {
+        name: 'closed',
+        transport: 'streamable-http',
+        lifecycle: 'lazy',
+        url: `http://127.0.0.1:${port}/mcp`,
+        headers: {},
+      },
+    ])
+    const error = await gateway.call('closed', 'echo', {}).catch((failure: unknown) => failure)
+    expect((error as DeliveryError).delivery).toBe('not_sent')
+    expect(gateway.detail('closed').lastError).toBeDefined()
+  })
+
+  it('eager over HTTP connects in the background; dispose closes every connection', {
+    timeout: 30_000,
+  }, async () => {
+    const gateway = await gatewayOf([remote('hot', { lifecycle: 'eager' }), everything('local')])
+    expect(await until(() => gateway.detail('hot').state === 'ready', 10_000)).toBeGreaterThanOrEqual(0)
+    await gateway.call('local', 'echo', { message: 'x' })
+    const pid = gateway.detail('local').pid!
+    await gateway.dispose()
+    expect(gateway.detail('hot').state).toBe('dormant')
+    expect(await until(() => !isAlive(pid), 3000)).toBeGreaterThanOrEqual(0)
+  })
+})
