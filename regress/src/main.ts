@@ -6,6 +6,7 @@ import { REGRESSION_CASES } from './cases.ts'
 import { cordisRows } from './cordis-rows.ts'
 import { startDeepSeekEndpoint } from './deepseek-endpoint.ts'
 import { escalationRows } from './escalation-rows.ts'
+import { mcpCheckRows } from './mcp-check-rows.ts'
 import { mcpProfileRows } from './mcp-profile-rows.ts'
 import { mcpRepairRows } from './mcp-repair-rows.ts'
 import { renderTable } from './report.ts'
@@ -25,6 +26,7 @@ try {
   rows.push(...(await escalationRows()))
   rows.push(...(await mcpProfileRows()))
   rows.push(...(await mcpRepairRows()))
+  rows.push(...(await mcpCheckRows()))
 } finally {
   await endpoint.close()
   rmSync(home, { recursive: true, force: true })

@@ -1,0 +1,82 @@
+import type { CheckReport } from './check.ts'
+import type { CheckStatus } from './findings.ts'
+
+const MARK: Readonly<Record<CheckStatus, string>> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP' }
+const MAX_FINDINGS_PER_CHECK = 8
+
+/** The text report of `dsh-harden mcp check` (the `--json` form is the `CheckReport` itself). */
+export function renderReport(report: CheckReport): string {
+  const lines: string[] = []
+  const server =
+    report.server === undefined
+      ? 'server did not identify itself'
+      : `${report.server.name} ${report.server.version}`
+  lines.push(`mcp check: ${report.target} (${report.transport})`)
+  lines.push(
+    `server: ${server}; protocol ${report.protocolVersion ?? 'not negotiated'}; ${report.tools.length} tool(s)`,
+  )
+  lines.push('')
+  lines.push('Spec checks')
+  const width = Math.max(...report.checks.map((check) => check.title.length))
+  for (const check of report.checks) {
+    lines.push(`  ${MARK[check.status]}  ${check.title.padEnd(width)}  ${check.summary}`)
+    if (check.status === 'fail') lines.push(`        required: ${check.requirement}`)
+    const shown = check.findings
+      .filter((finding) => finding.severity !== 'note')
+      .slice(0, MAX_FINDINGS_PER_CHECK)
+    for (const finding of shown) {
+      lines.push(`        - ${finding.severity === 'warning' ? '(warning) ' : ''}${finding.message}`)
+      if (finding.evidence !== undefined && finding.tool === undefined)
+        lines.push(`          got: ${finding.evidence}`)
+    }
+    const hidden = check.findings.filter((finding) => finding.severity !== 'note').length - shown.length
+    if (hidden > 0) lines.push(`        … and ${hidden} more (--json lists all)`)
+  }
+  if (report.calls.length > 0 || report.skippedCalls.length > 0) {
+    lines.push('')
+    lines.push('Calls (tools/call)')
+    for (const call of report.calls)
+      lines.push(
+        `  ${call.tool} [${call.reason}] ${JSON.stringify(call.arguments)} -> ${call.outcome} (${call.elapsedMs} ms)`,
+      )
+    for (const skipped of report.skippedCalls) lines.push(`  ${skipped.tool}: not called: ${skipped.reason}`)
+  }
+  if (report.clients.length > 0) {
+    lines.push('')
+    lines.push('Real clients')
+    const labelWidth = Math.max(...report.clients.map((client) => client.label.length))
+    for (const client of report.clients)
+      lines.push(
+        `  ${client.label.padEnd(labelWidth)}  ${client.status.toUpperCase().padEnd(11)} ${client.detail}`,
+      )
+  }
+  if (report.profiles.length > 0) {
+    lines.push('')
+    lines.push('Model routes (tools each would refuse: as DSH sends them today -> with dsh-harden)')
+    for (const profile of report.profiles) {
+      const names = (list: readonly { tool: string }[]): string =>
+        list.length === 0
+          ? ''
+          : ` (${list
+              .slice(0, 4)
+              .map((r) => r.tool)
+              .join(', ')}${list.length > 4 ? ', …' : ''})`
+      lines.push(
+        `  ${profile.profile.padEnd(13)}  ${profile.verbatim.length}/${profile.tools}${names(profile.verbatim)} -> ${profile.hardened.length}/${profile.tools}${names(profile.hardened)}`,
+      )
+    }
+  }
+  if (!report.conformant && report.stderrTail !== '') {
+    lines.push('')
+    lines.push('Server stderr (last lines)')
+    for (const line of report.stderrTail.split('\n')) lines.push(`  ${line}`)
+  }
+  lines.push('')
+  const failed = report.checks.filter((check) => check.status === 'fail').length
+  lines.push(
+    report.conformant
+      ? `Conformant: no spec violations (${report.elapsedMs} ms).`
+      : `NOT conformant: ${failed} check(s) failed (${report.elapsedMs} ms).`,
+  )
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,82 @@
+import { checkToolParameters, toPointer } from '@dsh-harden/tools'
+import { ToolSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { Finding } from './findings.ts'
+import { isObject } from './wire/exchange.ts'
+
+/** A listed tool exactly as the server sent it. */
+export type RawTool = Readonly<Record<string, unknown>>
+
+/** Root-contract rules that a spec-valid schema can still break; each makes some model route refuse the tool. */
+const ROUTE_RISK_RULES = new Set([
+  'required-undeclared',
+  'required-duplicate',
+  'required-in-property',
+  'property-not-schema',
+  'pattern-invalid',
+  'ref-unresolved',
+  'ref-remote',
+  'enum-empty',
+  'too-deep',
+  'too-large',
+])
+
+interface ZodIssue {
+  readonly path: readonly PropertyKey[]
+  readonly message: string
+}
+
+function pointerOf(path: readonly PropertyKey[]): string {
+  return toPointer(path.map((segment) => String(segment)))
+}
+
+function describeIssue(tool: RawTool, issue: ZodIssue): string {
+  const [field, ...rest] = issue.path
+  if (typeof field === 'string' && rest.length === 0 && tool[field] === undefined)
+    return field === 'inputSchema' ? 'has no inputSchema' : `has no ${field}`
+  if (rest.length === 1 && rest[0] === 'type') {
+    const schema = tool[String(field)]
+    const type = isObject(schema) ? schema.type : undefined
+    return type === undefined
+      ? `${String(field)} has no "type": "object"${isObject(schema) && Object.keys(schema).length === 0 ? ' (it is {})' : ''}`
+      : `${String(field)} has "type": ${JSON.stringify(type)}, not "object"`
+  }
+  return `${issue.path.map(String).join('.') || '(tool)'}: ${issue.message}`
+}
+
+/**
+ * The spec's Tool shape, judged by the SDK's own schema (`ToolSchema`, what the official client, Claude Code and
+ * DSH's `dsh-mcp-client` validate every listed tool against; one failure rejects the whole list), then the root
+ * contract for what the spec allows but model routes refuse.
+ */
+export function checkListedTool(tool: RawTool, index: number): Finding[] {
+  const name = typeof tool.name === 'string' ? tool.name : `#${index}`
+  const findings: Finding[] = []
+  const parsed = ToolSchema.safeParse(tool)
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues as readonly ZodIssue[]) {
+      const field = issue.path[0]
+      const check =
+        field === 'inputSchema' ? 'input-schema' : field === 'outputSchema' ? 'output-schema' : 'tools-list'
+      findings.push({
+        check,
+        severity: 'violation',
+        tool: name,
+        pointer: pointerOf(issue.path),
+        message: `${name}: ${describeIssue(tool, issue)} (the SDK client reports "${issue.message}" at tools.${index}.${issue.path.map(String).join('.')})`,
+      })
+    }
+  }
+  if (isObject(tool.inputSchema) && tool.inputSchema.type === 'object') {
+    for (const violation of checkToolParameters(tool.inputSchema).violations) {
+      if (!ROUTE_RISK_RULES.has(violation.rule)) continue
+      findings.push({
+        check: 'input-schema',
+        severity: 'warning',
+        tool: name,
+        pointer: `/inputSchema${violation.pointer}`,
+        message: `${name}: ${violation.message} (${violation.rule}; fix: ${violation.hint})`,
+      })
+    }
+  }
+  return findings
+}

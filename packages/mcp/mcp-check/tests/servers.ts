@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { CheckTarget } from '../src/index.ts'
+
+const require = createRequire(import.meta.url)
+
+export const FIXTURE = fileURLToPath(new URL('../src/fixtures/seed-003-controller.ts', import.meta.url))
+
+/** The absolute path of an installed package's only `bin` entry. */
+export function binOf(packageName: string): string {
+  const manifestPath = require.resolve(`${packageName}/package.json`)
+  const manifest = require(manifestPath) as { bin: string | Record<string, string> }
+  const relative = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin)[0]!
+  return resolve(dirname(manifestPath), relative)
+}
+
+export function nodeTarget(
+  script: string,
+  args: readonly string[] = [],
+  env?: Record<string, string>,
+): CheckTarget {
+  return { kind: 'stdio', command: process.execPath, args: [script, ...args], ...(env ? { env } : {}) }
+}
+
+/** A fresh temp dir for a server's files, removed by the returned cleanup. */
+export function scratchDir(prefix: string): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** Pids of live processes whose command line contains `marker` (Linux /proc; empty elsewhere). */
+export async function processesWith(marker: string): Promise<number[]> {
+  const { readdirSync, readFileSync } = await import('node:fs')
+  const found: number[] = []
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc')
+  } catch {
+    return found
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+      if (cmdline.includes(marker)) found.push(Number(entry))
+    } catch {}
+  }
+  return found
+}
