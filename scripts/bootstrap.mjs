@@ -17,6 +17,15 @@ function installedPnpm() {
   }
 }
 
+function hasCommand(name) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
 function run(command, args) {
   execFileSync(command, args, { cwd: root, stdio: 'inherit' })
 }
@@ -27,3 +36,14 @@ if (installedPnpm() !== wanted) {
   run('npm', ['install', '--global', `pnpm@${wanted}`])
 }
 run('pnpm', ['install', '--frozen-lockfile', '--reporter=append-only'])
+
+// The lazy-mcp status panel is tested in a real headless Chromium, which comes from Debian, not npm.
+if (process.argv.includes('--browser') && !hasCommand('chromium')) {
+  if (process.getuid?.() === 0 && hasCommand('apt-get')) {
+    console.log('bootstrap: installing Debian chromium for the browser tests')
+    run('apt-get', ['update', '-qq'])
+    run('apt-get', ['install', '-y', '-qq', 'chromium'])
+  } else {
+    console.log('bootstrap: chromium is missing; install Debian `chromium` or set DSH_HARDEN_SKIP_BROWSER=1')
+  }
+}

@@ -6,6 +6,7 @@ import { REGRESSION_CASES } from './cases.ts'
 import { cordisRows } from './cordis-rows.ts'
 import { startDeepSeekEndpoint } from './deepseek-endpoint.ts'
 import { escalationRows } from './escalation-rows.ts'
+import { gatewayRows } from './gateway-rows.ts'
 import { mcpCheckRows } from './mcp-check-rows.ts'
 import { mcpProfileRows } from './mcp-profile-rows.ts'
 import { mcpRepairRows } from './mcp-repair-rows.ts'
@@ -27,6 +28,7 @@ try {
   rows.push(...(await mcpProfileRows()))
   rows.push(...(await mcpRepairRows()))
   rows.push(...(await mcpCheckRows()))
+  rows.push(...(await gatewayRows()))
 } finally {
   await endpoint.close()
   rmSync(home, { recursive: true, force: true })

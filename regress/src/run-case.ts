@@ -15,6 +15,9 @@ export type Outcome =
   // Escalation rows (escalation-rows.ts): the call went to the user for approval, or was refused without running.
   | 'call-asks-approval'
   | 'call-refused'
+  // Gateway row (gateway-rows.ts): MCP server processes started at plugin activation, or none.
+  | 'servers-started'
+  | 'no-servers-started'
 
 export interface RunResult {
   readonly outcome: Outcome

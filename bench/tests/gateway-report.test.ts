@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import { compareAsync } from '../src/async-compare.ts'
+import { formatSizes, tokens } from '../src/gateway-report.ts'
+import { childPids, newChildren } from '../src/processes.ts'
+
+const wait = (ms: number) => new Promise((done) => setTimeout(done, ms))
+
+describe('async comparisons', () => {
+  it('times awaited work per side, alternating, and keeps the per-op samples after warm-up', async () => {
+    const order: string[] = []
+    const side = (label: string, ms: number) => ({
+      label,
+      prepare: async () => ({
+        run: async () => {
+          order.push(label)
+          await wait(ms)
+          return [ms * 1e6]
+        },
+        dispose: async () => {},
+      }),
+    })
+    const result = await compareAsync({
+      name: 'sleep',
+      opsPerSample: 1,
+      warmup: 1,
+      rounds: 3,
+      peer: side('fast', 5),
+      subject: side('slow', 25),
+    })
+    expect(order).toEqual(['fast', 'slow', 'slow', 'fast', 'fast', 'slow', 'slow', 'fast'])
+    expect(result.ratio.median).toBeGreaterThan(2)
+    expect(result.peerSamples).toEqual([5e6, 5e6, 5e6])
+    expect(result.subject.nsPerOp).toBeGreaterThanOrEqual(25e6)
+  })
+})
+
+describe('context sizes', () => {
+  it('estimates tokens as bytes ÷ 4 and prints both sides with the ratio', () => {
+    expect(tokens(41_598)).toBe(10_400)
+    const text = formatSizes([
+      {
+        kind: 'size',
+        name: 'tools',
+        peer: { label: 'stock', bytes: 40_000 },
+        subject: { label: 'gateway', bytes: 2_000 },
+        ratio: 0.05,
+        notes: ['a note'],
+      },
+    ])
+    expect(text).toMatch(/tools\s+stock\s+40,000\s+10,000\s+gateway\s+2,000\s+500\s+0\.050×/)
+    expect(text).toContain('  - a note')
+    expect(formatSizes([])).toBe('')
+  })
+})
+
+describe('child processes', () => {
+  it('sees no new children when nothing was spawned', () => {
+    const before = childPids()
+    expect(before).toBeInstanceOf(Set)
+    expect(newChildren(before)).toEqual([])
+  })
+})

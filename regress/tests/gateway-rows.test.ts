@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest'
+import { childPids, gatewayRows } from '../src/gateway-rows.ts'
+
+describe('gatewayRows (seed 004: the lazy MCP gateway)', () => {
+  it('stock DSH starts all 5 servers at activation; the gateway starts none and sends a fraction of the bytes', async () => {
+    const before = childPids()
+    const rows = await gatewayRows()
+    expect(rows.map((row) => row.id)).toEqual(['lazy-mcp-gateway-5-servers'])
+    const [row] = rows
+    expect(row, JSON.stringify(row)).toMatchObject({
+      fixed: true,
+      stock: { outcome: 'servers-started' },
+      hardened: { outcome: 'no-servers-started' },
+    })
+    expect(row!.stock.detail).toMatch(/: 62 tools registered, 5 servers started at activation/)
+    expect(row!.hardened.detail).toMatch(/: 5 tools registered, 0 servers started at activation/)
+    expect(row!.hardened.detail).toMatch(/turn ok/)
+    const bytes = (detail: string) => Number(/request ([\d,]+) bytes/.exec(detail)![1]!.replaceAll(',', ''))
+    expect(bytes(row!.hardened.detail) * 4).toBeLessThanOrEqual(bytes(row!.stock.detail))
+    // Every server the stock side started is gone again.
+    expect([...childPids()].filter((pid) => !before.has(pid))).toEqual([])
+  }, 120_000)
+})
