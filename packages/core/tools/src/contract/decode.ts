@@ -22,50 +22,65 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/**
+ * The first `MAX_READINGS` combinations of per-position options, in order (the last position varies fastest), as
+ * one choice list each. Linear in the number of positions: readings are built once at the end, not copied per key.
+ */
+function combinations(options: readonly (readonly unknown[])[]): number[][] {
+  const varying = options.flatMap((choices, position) => (choices.length > 1 ? [position] : []))
+  let total = 1
+  for (const position of varying) {
+    total *= options[position]!.length
+    if (total >= MAX_READINGS) break
+  }
+  const result: number[][] = []
+  for (let reading = 0; reading < Math.min(total, MAX_READINGS); reading++) {
+    const choice = new Array<number>(options.length).fill(0)
+    let rest = reading
+    for (let i = varying.length - 1; i >= 0 && rest > 0; i--) {
+      const count = options[varying[i]!]!.length
+      choice[varying[i]!] = rest % count
+      rest = Math.floor(rest / count)
+    }
+    result.push(choice)
+  }
+  return result
+}
+
 function decodeObject(value: unknown, decoder: Extract<Decoder, { kind: 'object' }>): unknown[] {
   if (!isRecord(value)) return [value]
-  const entries: [string, unknown[]][] = []
+  const keys: string[] = []
+  const options: unknown[][] = []
   let changed = false
   for (const [key, child] of Object.entries(value)) {
     if (child === null && decoder.syntheticNull.has(key)) {
       changed = true
       continue
     }
-    const options = decodeValue(child, decoder.properties.get(key) ?? decoder.additional)
-    if (options.length !== 1 || options[0] !== child) changed = true
-    entries.push([key, options])
+    const readings = decodeValue(child, decoder.properties.get(key) ?? decoder.additional)
+    if (readings.length !== 1 || readings[0] !== child) changed = true
+    keys.push(key)
+    options.push(readings)
   }
   if (!changed) return [value]
-  if (entries.every(([, options]) => options.length === 1)) {
-    const single: Record<string, unknown> = {}
-    for (const [key, options] of entries) defineOwn(single, key, options[0])
-    return [single]
-  }
-  let readings: Record<string, unknown>[] = [{}]
-  for (const [key, options] of entries) {
-    readings = readings
-      .flatMap((reading) =>
-        options.map((option) => {
-          const next = { ...reading }
-          defineOwn(next, key, option)
-          return next
-        }),
-      )
-      .slice(0, MAX_READINGS)
-  }
-  return readings
+  return combinations(options).map((choice) => {
+    const reading: Record<string, unknown> = {}
+    for (const [i, key] of keys.entries()) defineOwn(reading, key, options[i]![choice[i]!])
+    return reading
+  })
 }
 
 function decodeArray(value: unknown, decoder: Extract<Decoder, { kind: 'array' }>): unknown[] {
   if (!Array.isArray(value)) return [value]
   let changed = false
-  const items = value.map((item, index) => {
-    // A union inside an array item keeps its first reading; the item-level choice is rarely ambiguous.
-    const decoded = decodeValue(item, decoder.prefix[index] ?? decoder.items)[0]
-    if (decoded !== item) changed = true
-    return decoded
+  // Every reading of each item counts (a union item may read several ways); the contract keeps the first that validates.
+  const options = value.map((item, index) => {
+    const readings = decodeValue(item, decoder.prefix[index] ?? decoder.items)
+    if (readings.length !== 1 || readings[0] !== item) changed = true
+    return readings
   })
-  return changed ? [items] : [value]
+  if (!changed) return [value]
+  return combinations(options).map((choice) => options.map((readings, i) => readings[choice[i]!]))
 }
 
 export function decodeValue(value: unknown, decoder: Decoder): unknown[] {
@@ -80,13 +95,26 @@ export function decodeValue(value: unknown, decoder: Decoder): unknown[] {
       return decodeArray(value, decoder)
     case 'union': {
       const readings = decoder.branches.flatMap((branch) => decodeValue(value, branch))
-      const distinct = readings.filter(
-        (reading, i) =>
-          readings.findIndex(
-            (other) => other === reading || JSON.stringify(other) === JSON.stringify(reading),
-          ) === i,
-      )
+      // Each reading is serialized once; one that cannot be (a bigint, nesting deeper than JSON.stringify walks)
+      // is compared by reference only, so deduplicating never throws.
+      const seen = new Set<string>()
+      const distinct = readings.filter((reading, i) => {
+        if (readings.indexOf(reading) !== i) return false
+        const key = serialize(reading)
+        if (key === undefined) return true
+        if (seen.has(key)) return false
+        seen.add(key)
+        return true
+      })
       return distinct.slice(0, MAX_READINGS)
     }
+  }
+}
+
+function serialize(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return undefined
   }
 }

@@ -21,17 +21,26 @@ function readAt(root: unknown, segments: readonly string[]): unknown {
   return at
 }
 
-/** A copy of `root` with `value` at `segments`; the containers along the path are copied, the rest shared. */
-function writeAt(root: unknown, segments: readonly string[], value: unknown): unknown {
-  if (segments.length === 0) return value
-  const [head, ...rest] = segments as [string, ...string[]]
+interface Writes {
+  value?: unknown
+  readonly children: Map<string, Writes>
+}
+
+/**
+ * A copy of `root` with every planned write applied; each container on a written path is copied once, the rest
+ * shared. One pass for all writes, so many parsed slots in one wide object cost linear time, not a copy each.
+ */
+function applyWrites(root: unknown, writes: Writes): unknown {
+  if (Object.hasOwn(writes, 'value')) return writes.value
   const container = root as Record<string, unknown> | unknown[]
   const copy: Record<string, unknown> | unknown[] = Array.isArray(container)
     ? [...container]
     : { ...container }
-  const next = writeAt((container as Record<string, unknown>)[head], rest, value)
-  if (Array.isArray(copy)) copy[Number(head)] = next
-  else defineOwn(copy, head, next)
+  for (const [key, below] of writes.children) {
+    const next = applyWrites((container as Record<string, unknown>)[key], below)
+    if (Array.isArray(copy)) copy[Number(key)] = next
+    else defineOwn(copy, key, next)
+  }
   return copy
 }
 
@@ -48,16 +57,29 @@ function parseContainer(text: string): object | undefined {
 
 /** `args` with every stringified container the violations point at parsed in place; the same object if none. */
 export function parseStringifiedContainers(args: unknown, violations: readonly ArgumentViolation[]): unknown {
-  let result = args
+  const writes: Writes = { children: new Map() }
+  let planned = false
   const seen = new Set<string>()
   for (const violation of violations) {
     if (!wantsContainer(violation) || seen.has(violation.pointer)) continue
     seen.add(violation.pointer)
     const segments = parsePointer(violation.pointer)
     if (segments === undefined) continue
-    const current = readAt(result, segments)
+    const current = readAt(args, segments)
     const parsed = typeof current === 'string' ? parseContainer(current) : undefined
-    if (parsed !== undefined) result = writeAt(result, segments, parsed)
+    if (parsed === undefined) continue
+    // A string has no slots below it, so no two planned writes are on one path.
+    let at = writes
+    for (const segment of segments) {
+      let below = at.children.get(segment)
+      if (below === undefined) {
+        below = { children: new Map() }
+        at.children.set(segment, below)
+      }
+      at = below
+    }
+    at.value = parsed
+    planned = true
   }
-  return result
+  return planned ? applyWrites(args, writes) : args
 }

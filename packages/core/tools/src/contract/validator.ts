@@ -57,5 +57,16 @@ export function compileValidator(schema: JsonObject): ArgumentValidator {
     compiled.set(key, validate)
   }
   const run = validate
-  return (args) => (run(args) ? [] : (run.errors ?? []).map(toViolation))
+  return (args) => {
+    let valid: boolean
+    try {
+      valid = run(args) as boolean
+    } catch (error) {
+      // ajv's generated code recurses with the data along recursive references (and forever on a schema that refers
+      // to itself without consuming data): report that as a violation instead of throwing RangeError at the caller.
+      if (!(error instanceof RangeError)) throw error
+      return [{ pointer: '', keyword: '$ref', message: `could not be validated: ${error.message}` }]
+    }
+    return valid ? [] : (run.errors ?? []).map(toViolation)
+  }
 }

@@ -45,11 +45,11 @@ function checkKeywords(check: Check, node: JsonObject, path: Path): void {
   }
 }
 
-function checkTypes(check: Check, node: JsonObject, path: Path): void {
+function checkTypes(check: Check, node: JsonObject, path: Path, constraint: boolean): void {
   const { rules } = check
   const types = typesOf(node)
   const union = Array.isArray(node.anyOf) || Array.isArray(node.oneOf)
-  if (types.length === 0 && !union) {
+  if (types.length === 0 && !union && !constraint) {
     const annotationOnly = Object.keys(node).every((key) => ANNOTATIONS.has(key))
     if (rules.anyJson === 'json-text' || !annotationOnly)
       fail(check, path, 'profile-shape', 'a slot without a type')
@@ -105,6 +105,18 @@ function checkObject(check: Check, node: JsonObject, path: Path): void {
   if (!typesOf(node).includes('object')) return
   const names = isJsonObject(node.properties) ? Object.keys(node.properties) : []
   const required = Array.isArray(node.required) ? (node.required as string[]) : []
+  if (
+    Object.hasOwn(node, 'additionalProperties') &&
+    !rules.keeps.has('additionalProperties') &&
+    !rules.strictObjects
+  ) {
+    fail(
+      check,
+      [...path, 'additionalProperties'],
+      'profile-keyword',
+      '`additionalProperties` is not accepted',
+    )
+  }
   if (isJsonObject(node.additionalProperties) && !rules.schemaValuedAdditional) {
     fail(check, [...path, 'additionalProperties'], 'profile-shape', 'a schema-valued additionalProperties')
   }
@@ -164,18 +176,51 @@ function slots(node: JsonObject): [Path, JsonValue][] {
   return found
 }
 
-function checkNode(check: Check, node: JsonValue, path: Path): void {
+/**
+ * Branches without a type of their own beside a typed node narrow that node (`{ type: "string", anyOf: [{ minLength:
+ * 1 }, ...] }`): they are constraints, not value slots, on routes that take both union keywords.
+ */
+function constraintUnion(check: Check, node: JsonObject): boolean {
+  if (check.rules.unions !== 'any-of-and-one-of') return false
+  const branches = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined
+  if (branches === undefined) return false
+  const siblings = Object.keys(node).some(
+    (key) => !ANNOTATIONS.has(key) && key !== 'anyOf' && key !== 'oneOf',
+  )
+  // The same test projection applies before it keeps such a union verbatim (`isFlatConstraint` in project.ts).
+  return (
+    siblings &&
+    branches.every(
+      (b) =>
+        isJsonObject(b) &&
+        Object.entries(b).every(
+          ([keyword, value]) =>
+            (check.rules.keeps.has(keyword) || keyword === 'required') &&
+            keyword !== 'additionalItems' &&
+            !(keyword === 'additionalProperties' && isJsonObject(value)),
+        ),
+    )
+  )
+}
+
+function checkNode(check: Check, node: JsonValue, path: Path, constraint = false): void {
   if (!isJsonObject(node)) {
     if (!check.rules.booleanSchemas) fail(check, path, 'profile-shape', 'a boolean schema')
+    else if (node === true && check.rules.anyJson === 'json-text')
+      fail(check, path, 'profile-shape', 'a slot without a type (`true`)')
     return
   }
   checkKeywords(check, node, path)
-  checkTypes(check, node, path)
+  checkTypes(check, node, path, constraint)
   checkPlacement(check, node, path)
   checkValues(check, node, path)
   checkObject(check, node, path)
   checkArray(check, node, path)
-  for (const [relative, schema] of slots(node)) checkNode(check, schema, [...path, ...relative])
+  const constraints = constraintUnion(check, node)
+  for (const [relative, schema] of slots(node)) {
+    const branch = relative[0] === 'anyOf' || relative[0] === 'oneOf'
+    checkNode(check, schema, [...path, ...relative], constraints && branch)
+  }
 }
 
 export function checkProfileContract(schema: JsonObject, profile: ProfileId): SchemaViolation[] {

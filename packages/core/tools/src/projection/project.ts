@@ -36,6 +36,7 @@ const IDENTITY: Decoder = { kind: 'identity' }
 const JSON_TEXT: Decoder = { kind: 'json-text' }
 const ANY_JSON_NOTE = 'Send this value as JSON text; it is parsed before the tool runs.'
 const ANNOTATIONS = ['description', 'title', 'default', 'examples'] as const
+const SCALAR_TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'null'])
 
 function note(
   walk: Walk,
@@ -87,12 +88,28 @@ function resolveRef(walk: Walk, ref: string): JsonValue | undefined {
 }
 
 function projectRef(walk: Walk, node: JsonObject, pointer: string): Projected {
+  const projected = projectRefTarget(walk, node, pointer)
+  if (pointer !== '' || (isJsonObject(projected.wire) && projected.wire.type === 'object')) return projected
+  // The root stays an object on the wire whatever its `$ref` names (a scalar, `false`, a cycle, nothing): the
+  // siblings carry the root contract's `type: "object"`, and the reference is still enforced locally.
+  const { $ref: ref, ...siblings } = node
+  note(walk, pointer, 'spilled', `root reference ${String(ref)} enforced locally`, '$ref')
+  return projectSchema(walk, siblings, pointer)
+}
+
+function projectRefTarget(walk: Walk, node: JsonObject, pointer: string): Projected {
   const ref = node.$ref as string
   const { $ref: _ref, ...siblings } = node
   if (walk.expanding.includes(ref)) {
     return anyJsonSlot(walk, siblings, pointer, `recursive reference ${ref} sent as JSON text`)
   }
   const target = resolveRef(walk, ref)
+  if (target === node) {
+    // A node that refers to itself (`$ref: "#"` at the root) adds nothing its siblings do not say; projecting it as
+    // a recursive slot would turn the root into JSON text.
+    note(walk, pointer, 'dropped', `self-reference ${ref} adds no constraint`, '$ref')
+    return projectSchema(walk, siblings, pointer)
+  }
   if (target === undefined)
     return anyJsonSlot(walk, siblings, pointer, `unresolvable reference ${ref} sent as JSON text`)
   note(walk, pointer, 'inlined-ref', `inlined ${ref}`, '$ref')
@@ -219,9 +236,59 @@ function chooseUnionKeyword(
   return undefined
 }
 
+/** A union branch that projection sent wider than declared: as JSON text, or as an untyped slot. */
+function widensBranch(declared: JsonValue, projected: Projected): boolean {
+  if (projected.decoder.kind === 'json-text') return true
+  const { wire } = projected
+  if (
+    !isJsonObject(wire) ||
+    wire.type !== undefined ||
+    Array.isArray(wire.anyOf) ||
+    Array.isArray(wire.oneOf)
+  )
+    return false
+  const declaredUntyped =
+    declared === true ||
+    (isJsonObject(declared) &&
+      Object.keys(declared).every((key) => (ANNOTATIONS as readonly string[]).includes(key)))
+  return !declaredUntyped
+}
+
 /** Branches without their own type next to sibling keywords narrow the sibling schema; they are not alternatives. */
 function isConstraintUnion(branches: readonly JsonValue[], hasSiblings: boolean): boolean {
   return hasSiblings && branches.every((b) => isJsonObject(b) && b.type === undefined && b.$ref === undefined)
+}
+
+/**
+ * A constraint branch the route takes verbatim: only keywords it keeps, and no value slots of its own (the profile
+ * contract checks those as slots, and a verbatim branch would carry them unprojected).
+ */
+function isFlatConstraint(walk: Walk, branch: JsonValue): boolean {
+  return (
+    isJsonObject(branch) &&
+    Object.entries(branch).every(
+      ([keyword, value]) =>
+        (walk.rules.keeps.has(keyword) || keyword === 'required') &&
+        keyword !== 'additionalItems' &&
+        !(keyword === 'additionalProperties' && isJsonObject(value)),
+    )
+  )
+}
+
+/** Whether a declared schema admits null, following local `$ref`s (a cycle or a dangling one counts as no). */
+function declaredAdmitsNull(walk: Walk, schema: JsonValue, seen: readonly string[] = []): boolean {
+  if (!isJsonObject(schema)) return admitsNull(schema)
+  const { $ref: ref, anyOf, oneOf, allOf, ...rest } = schema
+  const branches = Array.isArray(anyOf) ? anyOf : Array.isArray(oneOf) ? oneOf : undefined
+  if (branches !== undefined && !branches.some((branch) => declaredAdmitsNull(walk, branch, seen)))
+    return false
+  if (Array.isArray(allOf) && !allOf.every((member) => declaredAdmitsNull(walk, member, seen))) return false
+  if (typeof ref === 'string') {
+    if (seen.includes(ref) || seen.length > 32) return false
+    const target = resolveRef(walk, ref)
+    if (target === undefined || !declaredAdmitsNull(walk, target, [...seen, ref])) return false
+  }
+  return admitsNull(rest)
 }
 
 function isNullBranch(branch: JsonValue): boolean {
@@ -262,13 +329,22 @@ function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', 
   const branches = node[keyword] as JsonValue[]
   const rest: JsonObject = { ...node }
   delete rest[keyword]
+  // On routes that write `nullable: true`, that flag is part of the union (projection puts it there), not a sibling.
+  const nullableFlag = walk.rules.nullType === 'nullable' && typeof rest.nullable === 'boolean'
   const hasSiblings = Object.keys(rest).some(
-    (key) => !(ANNOTATIONS as readonly string[]).includes(key) && !METADATA.has(key),
+    (key) =>
+      !(ANNOTATIONS as readonly string[]).includes(key) &&
+      !METADATA.has(key) &&
+      !(key === 'nullable' && nullableFlag),
   )
   if (isConstraintUnion(branches, hasSiblings)) {
     const base = projectSchema(walk, rest, pointer)
     if (!isJsonObject(base.wire) || base.decoder.kind === 'json-text') return base
-    if (walk.rules.unions === 'any-of-and-one-of' && !JSON.stringify(branches).includes('"$ref"')) {
+    if (
+      walk.rules.unions === 'any-of-and-one-of' &&
+      !JSON.stringify(branches).includes('"$ref"') &&
+      branches.every((branch) => isFlatConstraint(walk, branch))
+    ) {
       return { wire: { ...base.wire, [keyword]: branches }, decoder: base.decoder }
     }
     note(
@@ -299,12 +375,25 @@ function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', 
   const projected = branches.map((branch, index) =>
     projectSchema(walk, branch, child(pointer, keyword, index)),
   )
+  let unionKeyword = wireKeyword
+  if (unionKeyword === 'oneOf' && projected.some((p, i) => widensBranch(branches[i]!, p))) {
+    // A branch sent wider than declared (JSON text, an untyped slot) overlaps the others, and a oneOf on the wire
+    // would then reject every value both take. anyOf where the route has it (the declared oneOf is still enforced
+    // locally); otherwise the union only stays if its wire branches remain disjoint.
+    if (walk.rules.unions === 'any-of-and-one-of') {
+      note(walk, pointer, 'converted', 'oneOf with a widened branch written as anyOf', 'oneOf')
+      unionKeyword = 'anyOf'
+    } else if (!branchesDisjoint(projected.map((p) => p.wire))) {
+      return spillWhole(walk, node, pointer, keyword)
+    }
+  }
   const base = hasSiblings
     ? projectSchema(walk, rest, pointer)
     : { wire: annotationsWire(walk, rest), decoder: IDENTITY }
+  if (!hasSiblings && nullableFlag && isJsonObject(base.wire)) base.wire.nullable = rest.nullable as boolean
   if (!isJsonObject(base.wire) || base.decoder.kind === 'json-text')
     return spillWhole(walk, node, pointer, keyword)
-  const wire: JsonObject = { ...base.wire, [wireKeyword]: projected.map((p) => p.wire) }
+  const wire: JsonObject = { ...base.wire, [unionKeyword]: projected.map((p) => p.wire) }
   const decoder: Decoder = projected.every((p) => p.decoder.kind === 'identity')
     ? base.decoder
     : { kind: 'union', branches: projected.map((p) => p.decoder) }
@@ -319,10 +408,10 @@ function annotationsWire(walk: Walk, node: JsonObject): JsonObject {
     if (walk.rules.keeps.has(keyword)) defineOwn(wire, keyword, node[keyword])
     else spilled.set(keyword, node[keyword]!)
   }
-  const description = joinDescription(
-    node.description as string | undefined,
-    spilled.size > 0 ? spillText(spilled) : undefined,
-  )
+  const description =
+    spilled.size > 0
+      ? joinDescription(node.description as string | undefined, spillText(spilled))
+      : (node.description as string | undefined)
   return withDescription(wire, description)
 }
 
@@ -379,6 +468,10 @@ export function projectSchema(walk: Walk, node: JsonValue, pointer: string): Pro
       'an object without declared properties cannot be strict; sent as JSON text',
     )
   }
+  if (walk.rules.nullType === 'nullable' && types.every((type) => type === 'null')) {
+    // OpenAPI 3.0 has no null type and `nullable` needs a type beside it: a null-only slot goes as JSON text.
+    return spillWhole(walk, node, pointer, 'type')
+  }
   const simple = simplifyTypes(types)
   if (simple.length > 1 && walk.rules.typeLists !== 'keep')
     return projectTypeList(walk, node, simple, pointer)
@@ -404,6 +497,11 @@ function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: 
   wire.type = typeValue
   for (const [keyword, value] of Object.entries(node)) {
     if (keyword === 'type' || keyword === 'description') continue
+    if (keyword === 'nullable' && walk.rules.nullType === 'nullable' && typeof value === 'boolean') {
+      // The route's own word for "also null" (what projection writes there): kept, so projecting is idempotent.
+      wire.nullable = value
+      continue
+    }
     if (METADATA.has(keyword)) {
       note(walk, child(pointer, keyword), 'dropped', 'metadata the route does not need', keyword)
     } else if (!isVocabulary(keyword)) {
@@ -427,10 +525,11 @@ function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: 
       'not accepted by this route; described and enforced locally',
       keyword,
     )
-  const description = joinDescription(
-    node.description as string | undefined,
-    spilled.size > 0 ? spillText(spilled) : undefined,
-  )
+  // Nothing spilled: the declared description goes as it is (even an empty one), so an accepted schema is unchanged.
+  const description =
+    spilled.size > 0
+      ? joinDescription(node.description as string | undefined, spillText(spilled))
+      : (node.description as string | undefined)
   return { wire: withDescription(wire, description), decoder }
 }
 
@@ -454,14 +553,18 @@ function projectValueKeywords(
   spilled: Map<string, JsonValue>,
 ): void {
   const { rules } = walk
+  // DSH's subset takes enum/const only on one scalar type (the profile contract's placement rule).
+  const valuesPlaceable =
+    rules.id !== 'dsh-subset' || (typeof wire.type === 'string' && SCALAR_TYPES.has(wire.type))
   if (Array.isArray(node.enum)) {
-    if (rules.enumStringsOnly && !node.enum.every((value) => typeof value === 'string'))
+    if (!valuesPlaceable || (rules.enumStringsOnly && !node.enum.every((value) => typeof value === 'string')))
       spilled.set('enum', node.enum)
     else wire.enum = node.enum
   }
   if (Object.hasOwn(node, 'const')) {
     const constant = node.const as JsonValue
-    if (!rules.constAsEnum) wire.const = constant
+    if (!valuesPlaceable) spilled.set('const', constant)
+    else if (!rules.constAsEnum) wire.const = constant
     else if (typeof constant === 'string' && !Object.hasOwn(wire, 'enum')) wire.enum = [constant]
     else spilled.set('const', constant)
   }
@@ -482,6 +585,8 @@ function projectObjectKeywords(
 ): Decoder {
   const { rules } = walk
   const declaredRequired = Array.isArray(node.required) ? (node.required as string[]) : []
+  // Sets, not Array.includes: a wide object must cost linear time, not quadratic.
+  const requiredSet = new Set(declaredRequired)
   const decoders = new Map<string, Decoder>()
   const syntheticNull = new Set<string>()
   const properties = isJsonObject(node.properties) ? node.properties : undefined
@@ -500,15 +605,17 @@ function projectObjectKeywords(
       }
       const projected = projectSchema(walk, schema, child(pointer, 'properties', name))
       let propertyWire = projected.wire
-      const optional = !declaredRequired.includes(name)
+      const optional = !requiredSet.has(name)
       if (
         optional &&
         (rules.nullableOptionals || rules.strictObjects) &&
-        isJsonObject(propertyWire) &&
+        (isJsonObject(propertyWire) || propertyWire === false) &&
         !admitsNull(propertyWire)
       ) {
-        propertyWire = widenToNullable(propertyWire)
-        syntheticNull.add(name)
+        // `false` (must be absent) still gets filled by these routes: null is all it may hold on the wire.
+        propertyWire = propertyWire === false ? { type: 'null' } : widenToNullable(propertyWire)
+        // A null the declared schema admits itself (an any-JSON slot sent as JSON text) is a real value, not a filler.
+        if (!declaredAdmitsNull(walk, schema)) syntheticNull.add(name)
         note(
           walk,
           child(pointer, 'properties', name),
@@ -524,21 +631,27 @@ function projectObjectKeywords(
     spilled.set('properties', node.properties)
   }
   const wireNames = isJsonObject(wire.properties) ? Object.keys(wire.properties) : []
-  const omitted =
-    properties === undefined ? [] : Object.keys(properties).filter((name) => !wireNames.includes(name))
-  const undeclared = declaredRequired.filter((name) => !omitted.includes(name) && !wireNames.includes(name))
+  const wireSet = new Set(wireNames)
+  const omitted = new Set(
+    properties === undefined ? [] : Object.keys(properties).filter((name) => !wireSet.has(name)),
+  )
+  const undeclared = declaredRequired.filter((name) => !omitted.has(name) && !wireSet.has(name))
   if (rules.requiredDeclaredOnly && undeclared.length > 0) spilled.set('required', undeclared)
   const required = declaredRequired.filter(
-    (name) => !omitted.includes(name) && (!rules.requiredDeclaredOnly || wireNames.includes(name)),
+    (name) => !omitted.has(name) && (!rules.requiredDeclaredOnly || wireSet.has(name)),
   )
   if (rules.strictObjects) {
-    if (wireNames.length > 0 || required.length > 0) wire.required = wireNames
+    if (wireNames.length > 0 || Array.isArray(node.required)) wire.required = wireNames
     if (JSON.stringify(wireNames) !== JSON.stringify(declaredRequired))
       note(walk, pointer, 'closed-object', 'every property listed in required; optional ones admit null')
   } else if (Array.isArray(node.required)) {
     wire.required = required
   }
   const additional = projectAdditional(walk, node, wire, spilled, pointer)
+  if (additional.kind !== 'identity') {
+    // A declared property is never read with the additionalProperties decoder, even when its own is the identity.
+    for (const name of wireNames) if (!decoders.has(name)) decoders.set(name, IDENTITY)
+  }
   if (decoders.size === 0 && syntheticNull.size === 0 && additional.kind === 'identity') return IDENTITY
   return { kind: 'object', properties: decoders, additional, syntheticNull }
 }

@@ -1,0 +1,278 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  checkToolParameters,
+  compileToolContract,
+  type JsonObject,
+  JsonSchemaError,
+  PROFILE_IDS,
+  type ProfileId,
+  projectParameters,
+  ToolArgsError,
+  type ToolContract,
+} from '../src/index.ts'
+import { anyValue, objectOf, parsedJson, plausibleParameters } from './arbitraries.ts'
+import { mcpParameters, valueFor } from './projection-arbitraries.ts'
+
+const TOOL = { tool: 'hostile', source: 'fuzz' }
+
+function deepArray(depth: number): unknown {
+  let node: unknown = 'leaf'
+  for (let i = 0; i < depth; i++) node = [node]
+  return node
+}
+
+function deepObject(depth: number, key = 'next'): unknown {
+  let node: unknown = { value: 'leaf' }
+  for (let i = 0; i < depth; i++) node = { value: 'v', [key]: node }
+  return node
+}
+
+/** Arguments a model (or a broken client) could hand over, and worse. */
+const hostileArgs: fc.Arbitrary<() => unknown> = fc.oneof(
+  anyValue.map((v) => () => v),
+  parsedJson.map((v) => () => v),
+  fc.constantFrom(
+    () => deepArray(5_000),
+    () => deepObject(5_000),
+    () => ({ input: deepArray(5_000), plugin: deepObject(5_000), items: [deepArray(5_000)] }),
+    () => ({
+      input: `${'['.repeat(5_000)}1${']'.repeat(5_000)}`,
+      query: `${'{"next":'.repeat(5_000)}{}${'}'.repeat(5_000)}`,
+    }),
+    () => 'x'.repeat(2_000_000),
+    () => ({ input: `{"a":"${'x'.repeat(1_000_000)}"}`, path: 'y'.repeat(1_000_000) }),
+    () => objectOf(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i % 2 === 0 ? '{"a":1}' : [i]])),
+    () => Array.from({ length: 50_000 }, () => '[1]'),
+    () => ({ items: Array.from({ length: 20_000 }, () => '{"kind":"plugin","name":"x"}') }),
+    () => ({ __proto__: null, constructor: '{}', toString: '[]' }),
+    () => ({ big: 10n, input: 10n }),
+    () => new Map([['a', 1]]),
+    () => ({ input: Number.NaN, limit: Number.POSITIVE_INFINITY }),
+  ),
+)
+
+/** Schemas the root contract accepts, including hostile-but-valid shapes (deep, wide, recursive). */
+const acceptedSchema: fc.Arbitrary<unknown> = fc.oneof(
+  mcpParameters,
+  plausibleParameters,
+  fc.constantFrom<unknown>(
+    {
+      type: 'object',
+      properties: { input: {}, items: { type: 'array', items: { anyOf: [{ type: 'string' }, {}] } } },
+    },
+    {
+      type: 'object',
+      $defs: {
+        N: { type: 'object', properties: { value: { type: 'string' }, next: { $ref: '#/$defs/N' } } },
+      },
+      properties: { plugin: { $ref: '#/$defs/N' } },
+      additionalProperties: { anyOf: [{ type: 'string' }, { type: 'object' }, {}] },
+    },
+    { $ref: '#', type: 'object', properties: {} },
+    { type: 'object', additionalProperties: { oneOf: [{ type: 'array' }, { type: 'object' }] } },
+  ),
+)
+
+/** Runs every entry point of a contract and fails on anything but the documented errors. */
+function exercise(contract: ToolContract, args: unknown, profile: ProfileId): void {
+  const projection = contract.projection(profile)
+  expect(typeof projection.wire).toBe('object')
+  expect(Array.isArray(contract.validate(args))).toBe(true)
+  contract.normalizeArguments(args, profile)
+  try {
+    contract.parseArguments(args, profile)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ToolArgsError)
+  }
+}
+
+describe('no input makes the contract throw anything undocumented', () => {
+  it('arbitrary accepted schemas and arbitrary arguments, every profile', { timeout: 60_000 }, () => {
+    fc.assert(
+      fc.property(acceptedSchema, hostileArgs, fc.constantFrom(...PROFILE_IDS), (schema, build, profile) => {
+        let contract: ToolContract
+        try {
+          contract = compileToolContract(schema, TOOL)
+        } catch (error) {
+          expect(error).toBeInstanceOf(JsonSchemaError)
+          return
+        }
+        exercise(contract, build(), profile)
+      }),
+      { numRuns: 250 },
+    )
+  })
+
+  it('arbitrary (mostly invalid) parameters throw only JsonSchemaError', { timeout: 30_000 }, () => {
+    fc.assert(
+      fc.property(fc.oneof(anyValue, plausibleParameters), (parameters) => {
+        try {
+          compileToolContract(parameters, TOOL)
+        } catch (error) {
+          expect(error).toBeInstanceOf(JsonSchemaError)
+        }
+      }),
+      { numRuns: 1_000 },
+    )
+  })
+
+  it('near-valid arguments generated from the schema, every profile', { timeout: 60_000 }, () => {
+    fc.assert(
+      fc.property(
+        mcpParameters.chain((schema) => valueFor(schema, schema).map((value) => ({ schema, value }))),
+        ({ schema, value }) => {
+          expect(checkToolParameters(schema).violations).toEqual([])
+          const contract = compileToolContract(schema, TOOL)
+          for (const p of PROFILE_IDS) {
+            exercise(contract, value, p)
+            exercise(contract, JSON.parse(JSON.stringify(value ?? null)), p)
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('JSON text nested 5,000 deep, and bigints, in a slot whose union has a JSON-text branch', () => {
+    const contract = compileToolContract(
+      { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'object' }, {}] } },
+      TOOL,
+    )
+    const deep = {
+      input: `${'['.repeat(5_000)}1${']'.repeat(5_000)}`,
+      query: `${'{"next":'.repeat(5_000)}{}${'}'.repeat(5_000)}`,
+    }
+    for (const p of PROFILE_IDS) {
+      exercise(contract, deep, p)
+      exercise(contract, { big: 10n, list: [1n] }, p)
+    }
+  })
+
+  it('arguments nested 5,000 deep along a recursive schema are a ToolArgsError at worst', () => {
+    const schema = {
+      type: 'object',
+      $defs: {
+        N: { type: 'object', properties: { value: { type: 'string' }, next: { $ref: '#/$defs/N' } } },
+      },
+      properties: { list: { $ref: '#/$defs/N' } },
+    }
+    const contract = compileToolContract(schema, TOOL)
+    for (const p of PROFILE_IDS) {
+      exercise(contract, { list: deepObject(5_000) }, p)
+      exercise(contract, { list: deepObject(50_000) }, p)
+    }
+  })
+})
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+/** Median time of `run(n)`, each measured over enough repetitions to be well above the timer's resolution. */
+function timeOf(run: (n: number) => void, n: number): number {
+  const samples: number[] = []
+  for (let i = 0; i < 7; i++) {
+    const start = performance.now()
+    run(n)
+    samples.push(performance.now() - start)
+  }
+  return median(samples)
+}
+
+/**
+ * Linear (or n log n) growth: doubling the input at most roughly doubles the time. Quadratic growth gives 4×; the
+ * bound of 3× leaves room for noise, and the check retries once before it fails, as GC pauses can land anywhere.
+ */
+function expectLinear(name: string, run: (n: number) => void, n: number): void {
+  run(n) // warm up: JIT, ajv compilation, caches
+  run(2 * n)
+  let ratio = Number.POSITIVE_INFINITY
+  for (let attempt = 0; attempt < 3 && ratio >= 3; attempt++) {
+    ratio = timeOf(run, 2 * n) / Math.max(timeOf(run, n), 0.05)
+  }
+  expect(ratio, `${name}: time(2n)/time(n)`).toBeLessThan(3)
+}
+
+describe('nothing grows faster than the input', () => {
+  const unionMap = compileToolContract(
+    { type: 'object', properties: {}, additionalProperties: { anyOf: [{ type: 'string' }, {}] } },
+    TOOL,
+  )
+  const objectMap = compileToolContract({ type: 'object', additionalProperties: { type: 'object' } }, TOOL)
+  const list = compileToolContract(
+    { type: 'object', properties: { items: { type: 'array', items: { anyOf: [{ type: 'integer' }, {}] } } } },
+    TOOL,
+  )
+  const text = compileToolContract(
+    { type: 'object', properties: { input: {}, note: { type: 'string' } } },
+    TOOL,
+  )
+
+  const wide = (n: number, value: unknown) => objectOf(Array.from({ length: n }, (_, i) => [`k${i}`, value]))
+
+  it('a wide object whose every key reads two ways (union with a JSON-text branch)', {
+    timeout: 30_000,
+  }, () => {
+    expectLinear('union map', (n) => unionMap.normalizeArguments(wide(n, '{"a":1}'), 'deepseek'), 4_000)
+  })
+
+  it('a wide object of stringified containers the validator asks to parse', { timeout: 30_000 }, () => {
+    expectLinear(
+      'stringified map',
+      (n) => objectMap.normalizeArguments(wide(n, '{"a":1}'), 'deepseek'),
+      4_000,
+    )
+  })
+
+  it('a long array of union items', { timeout: 30_000 }, () => {
+    expectLinear(
+      'union list',
+      (n) => list.normalizeArguments({ items: Array.from({ length: n }, () => '[1]') }, 'deepseek'),
+      4_000,
+    )
+  })
+
+  it('huge JSON text and huge strings', { timeout: 30_000 }, () => {
+    expectLinear(
+      'huge text',
+      (n) =>
+        text.normalizeArguments(
+          { input: JSON.stringify(Array.from({ length: n }, (_, i) => ({ i }))), note: 'x'.repeat(n * 20) },
+          'deepseek',
+        ),
+      20_000,
+    )
+  })
+
+  it('projecting a schema with many properties', { timeout: 30_000 }, () => {
+    const schemaOf = (n: number): JsonObject =>
+      objectOf([
+        ['type', 'object'],
+        [
+          'properties',
+          objectOf(
+            Array.from({ length: n }, (_, i) => [
+              `p${i}`,
+              i % 3 === 0 ? { type: ['string', 'null'] } : { description: 'x' },
+            ]),
+          ),
+        ],
+        ['required', Array.from({ length: n / 2 }, (_, i) => `p${i * 2}`)],
+      ]) as JsonObject
+    const schemas = new Map<number, JsonObject>()
+    expectLinear(
+      'projection',
+      (n) => {
+        let schema = schemas.get(n)
+        if (schema === undefined) {
+          schema = schemaOf(n)
+          schemas.set(n, schema)
+        }
+        for (const p of ['openai-strict', 'gemini'] as const) projectParameters(schema, p)
+      },
+      2_000,
+    )
+  })
+})

@@ -1,0 +1,205 @@
+import { isDeepStrictEqual } from 'node:util'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { decodeValue } from '../src/contract/decode.ts'
+import {
+  checkProfileContract,
+  checkToolParameters,
+  compileToolContract,
+  type JsonObject,
+  PROFILE_IDS,
+  type ProfileId,
+  projectParameters,
+} from '../src/index.ts'
+import { objectOf, plausibleParameters } from './arbitraries.ts'
+import { mcpParameters, modelString, schemaAndValue, valueFor } from './projection-arbitraries.ts'
+import { encodeForWire, hasStringAtJsonText, wireValid } from './projection-encode.ts'
+
+const TOOL = { tool: 'prop', source: 'fast-check' }
+const profile = fc.constantFrom(...PROFILE_IDS)
+
+/** Declared schemas that meet the root contract: realistic MCP shapes, and the broad generator filtered. */
+const accepted: fc.Arbitrary<JsonObject> = fc.oneof(
+  { arbitrary: mcpParameters, weight: 3 },
+  {
+    arbitrary: plausibleParameters.filter((schema) => checkToolParameters(schema).violations.length === 0),
+    weight: 1,
+  },
+) as fc.Arbitrary<JsonObject>
+
+describe('projection', () => {
+  it('every generated MCP-like schema meets the root contract', () => {
+    fc.assert(
+      fc.property(mcpParameters, (schema) => {
+        expect(checkToolParameters(schema).violations).toEqual([])
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('is idempotent: projecting a wire schema again gives the very same object', { timeout: 60_000 }, () => {
+    fc.assert(
+      fc.property(accepted, profile, (schema, p) => {
+        const first = projectParameters(schema, p)
+        const again = projectParameters(first.wire, p)
+        expect(again.wire, JSON.stringify({ wire: first.wire, again: again.wire })).toBe(first.wire)
+        expect(again.decoder.kind).toBe('identity')
+        expect(again.changes).toEqual([])
+      }),
+      { numRuns: 1_500 },
+    )
+  })
+
+  it('every wire schema meets its profile contract', { timeout: 60_000 }, () => {
+    fc.assert(
+      fc.property(accepted, profile, (schema, p) => {
+        const { wire } = projectParameters(schema, p)
+        expect(checkProfileContract(wire, p), JSON.stringify(wire)).toEqual([])
+      }),
+      { numRuns: 1_500 },
+    )
+  })
+
+  it('a declared schema that already meets the contract comes back as the very same object', {
+    timeout: 60_000,
+  }, () => {
+    let passing = 0
+    fc.assert(
+      fc.property(accepted, profile, (schema, p) => {
+        if (checkProfileContract(schema, p).length > 0) return
+        passing++
+        const before = JSON.stringify(schema)
+        const projection = projectParameters(schema, p)
+        expect(projection.wire).toBe(schema)
+        expect(JSON.stringify(projection.wire)).toBe(before)
+        expect(projection.decoder.kind).toBe('identity')
+      }),
+      { numRuns: 1_500 },
+    )
+    expect(passing).toBeGreaterThan(20)
+  })
+
+  it('projection never mutates the declared schema', { timeout: 60_000 }, () => {
+    fc.assert(
+      fc.property(accepted, (schema) => {
+        const before = JSON.stringify(schema)
+        for (const p of PROFILE_IDS) projectParameters(schema, p)
+        expect(JSON.stringify(schema)).toBe(before)
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('normalization', () => {
+  it('is the identity on valid arguments (same reference), for every profile', { timeout: 60_000 }, () => {
+    let checked = 0
+    fc.assert(
+      fc.property(schemaAndValue, ({ schema, value }) => {
+        const contract = compileToolContract(schema, TOOL)
+        if (contract.validate(value).length > 0) return
+        for (const p of PROFILE_IDS) {
+          if (hasStringAtJsonText(value, contract.projection(p).decoder)) continue
+          checked++
+          expect(contract.parseArguments(value, p), p).toBe(value)
+          expect(contract.normalizeArguments(value, p), p).toBe(value)
+        }
+      }),
+      { numRuns: 1_000 },
+    )
+    expect(checked).toBeGreaterThan(1_000)
+  })
+
+  it('round trip: a valid value encoded as the wire asks reads back deep-equal', { timeout: 60_000 }, () => {
+    let checked = 0
+    let encoded = 0
+    let ambiguous = 0
+    fc.assert(
+      fc.property(schemaAndValue, fc.nat(), ({ schema, value }, seed) => {
+        const contract = compileToolContract(schema, TOOL)
+        if (contract.validate(value).length > 0) return
+        for (const p of PROFILE_IDS) {
+          const { wire, decoder } = contract.projection(p)
+          const encoding = encodeForWire(value, decoder, wire, p, seed)
+          if (encoding.lossy) continue
+          checked++
+          if (encoding.value !== value) encoded++
+          expect(
+            wireValid(wire, p, encoding.value),
+            `${p}: ${JSON.stringify(encoding.value)} against ${JSON.stringify(wire)}`,
+          ).toBe(true)
+          // A JSON-text encoding that is also a valid string of another branch cannot be told apart by anyone.
+          const valid = decodeValue(encoding.value, decoder).filter((r) => contract.validate(r).length === 0)
+          if (valid.length > 1 && !isDeepStrictEqual(valid[0], value)) {
+            ambiguous++
+            continue
+          }
+          const parsed = contract.parseArguments(encoding.value, p)
+          // The same class, where the decoder kept the text as a string that the declared schema also admits.
+          if (!isDeepStrictEqual(parsed, value) && hasStringAtJsonText(parsed, decoder)) {
+            ambiguous++
+            continue
+          }
+          expect(parsed, `${p}: ${JSON.stringify(encoding.value)}`).toStrictEqual(value)
+        }
+      }),
+      { numRuns: 1_000 },
+    )
+    expect(checked).toBeGreaterThan(1_000)
+    expect(encoded).toBeGreaterThan(100)
+    expect(ambiguous).toBeLessThan(checked / 20)
+  })
+
+  it('never changes a string slot, whatever JSON text it holds', { timeout: 60_000 }, () => {
+    fc.assert(
+      fc.property(
+        mcpParameters,
+        fc.oneof(
+          modelString,
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+        fc.nat(),
+        (root, text, seed) => {
+          const properties = objectOf([
+            ...Object.entries(root.properties as JsonObject),
+            ['note', { type: 'string' }],
+          ]) as JsonObject
+          const schema = { ...root, properties }
+          const contract = compileToolContract(schema, TOOL)
+          const value = fc.sample(valueFor(schema, schema), { seed, numRuns: 1 })[0]
+          const args =
+            typeof value === 'object' && value !== null && !Array.isArray(value)
+              ? objectOf([...Object.entries(value).filter(([k]) => k !== 'note'), ['note', text]])
+              : { note: text }
+          for (const p of PROFILE_IDS) {
+            const normalized = contract.normalizeArguments(args, p) as Record<string, unknown>
+            expect(normalized.note, p).toBe(text)
+            let parsed: unknown
+            try {
+              parsed = contract.parseArguments(args, p)
+            } catch {
+              continue
+            }
+            expect((parsed as Record<string, unknown>).note, p).toBe(text)
+          }
+        },
+      ),
+      { numRuns: 400 },
+    )
+  })
+})
+
+/** The encoder in the helpers is part of what the round trip relies on: pin it on known shapes too. */
+describe('round-trip helpers', () => {
+  const profiles: readonly ProfileId[] = PROFILE_IDS
+  it('encodes a JSON-text slot as text the wire accepts', () => {
+    const schema = { type: 'object', properties: { input: {} }, required: ['input'] }
+    for (const p of profiles) {
+      const { wire, decoder } = projectParameters(schema, p)
+      const encoding = encodeForWire({ input: { a: [1] } }, decoder, wire, p, 1)
+      if (p === 'dsh-subset') expect(encoding.value).toEqual({ input: { a: [1] } })
+      else expect(encoding.value).toEqual({ input: '{"a":[1]}' })
+      expect(wireValid(wire, p, encoding.value)).toBe(true)
+    }
+  })
+})
