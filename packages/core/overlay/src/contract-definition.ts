@@ -45,7 +45,6 @@ export function bindContract<D extends ArgumentConsumers>(definition: D, binding
   const { execute, output } = definition
   const bound: ArgumentConsumers = {
     ...definition,
-    parameters: contract.projection(profile).wire,
     execute:
       execute &&
       ((args, exec) => {
@@ -63,6 +62,13 @@ export function bindContract<D extends ArgumentConsumers>(definition: D, binding
       presentationMeta: present(output.presentationMeta?.bind(output), binding),
     },
   }
+  // Projected on first read (DSH reads `parameters` when it assembles a request), so registering stays cheap; the
+  // contract caches the projection, so every later read is the same object.
+  Object.defineProperty(bound, 'parameters', {
+    enumerable: true,
+    configurable: true,
+    get: () => contract.projection(profile).wire,
+  })
   // Optional members stay absent rather than present-but-undefined: DSH checks some of them with `!== undefined`.
   for (const key of ['presentCall', 'presentResult', 'isConcurrencySafe'] as const)
     if (bound[key] === undefined) delete (bound as Record<string, unknown>)[key]

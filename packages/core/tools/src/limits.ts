@@ -8,5 +8,6 @@ export interface SizeLimits {
   readonly maxChars: number
 }
 
-// Generous for real tool schemas (the largest MCP schemas we have seen are a few hundred nodes, depth < 20).
-export const DEFAULT_LIMITS: SizeLimits = { maxDepth: 128, maxNodes: 20_000, maxChars: 1_000_000 }
+// Generous for real tool schemas (the largest MCP schemas we have seen are a few hundred nodes, depth < 20); 256 JSON
+// levels admit arguments nested 64 objects deep (each level is a schema plus its `properties` map, and more).
+export const DEFAULT_LIMITS: SizeLimits = { maxDepth: 256, maxNodes: 20_000, maxChars: 1_000_000 }

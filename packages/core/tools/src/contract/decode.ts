@@ -47,8 +47,23 @@ function combinations(options: readonly (readonly unknown[])[]): number[][] {
   return result
 }
 
+/** Whether any declared slot of `value` reads differently: the common case (nothing to change) costs no copy. */
+function declaredSlotsChange(
+  value: Record<string, unknown>,
+  decoder: Extract<Decoder, { kind: 'object' }>,
+): boolean {
+  for (const key of decoder.syntheticNull) if (Object.hasOwn(value, key) && value[key] === null) return true
+  for (const [key, child] of decoder.properties) {
+    if (!Object.hasOwn(value, key)) continue
+    const readings = decodeValue(value[key], child)
+    if (readings.length !== 1 || readings[0] !== value[key]) return true
+  }
+  return false
+}
+
 function decodeObject(value: unknown, decoder: Extract<Decoder, { kind: 'object' }>): unknown[] {
   if (!isRecord(value)) return [value]
+  if (decoder.additional.kind === 'identity' && !declaredSlotsChange(value, decoder)) return [value]
   const keys: string[] = []
   const options: unknown[][] = []
   let changed = false

@@ -126,6 +126,8 @@ function checkObject(check: Check, node: JsonObject, path: Path): void {
     if (node.additionalProperties !== false)
       fail(check, path, 'profile-shape', 'an object that is not closed (additionalProperties: false)')
     if (!isJsonObject(node.properties)) fail(check, path, 'profile-shape', 'an object without properties')
+    if (!Array.isArray(node.required))
+      fail(check, path, 'profile-shape', 'an object without a required array')
     if (names.some((name) => !required.includes(name)))
       fail(check, [...path, 'required'], 'profile-shape', 'an object that does not require every property')
   }

@@ -460,7 +460,13 @@ export function projectSchema(walk: Walk, node: JsonValue, pointer: string): Pro
   }
   const types = declaredTypes(node)
   if (types === undefined) return anyJsonSlot(walk, node, pointer, 'a slot without a type sent as JSON text')
-  if (walk.rules.strictObjects && types.includes('object') && !isJsonObject(node.properties)) {
+  // The arguments root must stay an object; below it, an open object becomes a JSON-text slot on strict routes.
+  if (
+    walk.rules.strictObjects &&
+    types.includes('object') &&
+    !isJsonObject(node.properties) &&
+    pointer !== ''
+  ) {
     return anyJsonSlot(
       walk,
       node,
@@ -641,7 +647,8 @@ function projectObjectKeywords(
     (name) => !omitted.has(name) && (!rules.requiredDeclaredOnly || wireSet.has(name)),
   )
   if (rules.strictObjects) {
-    if (wireNames.length > 0 || Array.isArray(node.required)) wire.required = wireNames
+    // Strict mode wants `required` on every object, even an empty one.
+    wire.required = wireNames
     if (JSON.stringify(wireNames) !== JSON.stringify(declaredRequired))
       note(walk, pointer, 'closed-object', 'every property listed in required; optional ones admit null')
   } else if (Array.isArray(node.required)) {
@@ -674,6 +681,9 @@ function projectAdditional(
         'additionalProperties: false (strict mode)',
         'additionalProperties',
       )
+    // Only a root can get here without properties: strict mode needs the map, and extra keys cannot be sent.
+    if (wire.properties === undefined) wire.properties = {}
+    if (additional !== undefined && additional !== false) spilled.set('additionalProperties', additional)
     wire.additionalProperties = false
     return IDENTITY
   }
