@@ -86,6 +86,8 @@ export function guardRegister<D extends RegisteredTool>(
   return function register(this: unknown, given: D): () => void {
     // Tool packages' definition transforms run first, so the contract and projection see the transformed tool.
     const definition = applyDefinitionTransforms(toolsOfReceiver(this), given)
+    // DSH's own first check keeps its precedence: a definition it rejects for its `output` gets DSH's error, as today.
+    if (!declaresCanonicalOutput(definition)) return original.call(this, definition)
     const identity: ToolIdentity = { tool: toolNameOf(definition), source: sourceOf(this) }
     let contract: ToolContract
     try {
@@ -98,6 +100,23 @@ export function guardRegister<D extends RegisteredTool>(
     }
     options.onVerdict?.({ identity, error: null })
     return original.call(this, accepted(definition, contract, options))
+  }
+}
+
+/** The condition of DSH's first check in `ToolRuntime.register()` (packages/core/tools/src/index.ts). */
+function declaresCanonicalOutput(definition: unknown): boolean {
+  try {
+    const output = (definition as { output?: unknown } | null)?.output as
+      | { render?: unknown; presentationMeta?: unknown }
+      | undefined
+    return (
+      typeof output === 'object' &&
+      output !== null &&
+      typeof output.render === 'function' &&
+      (output.presentationMeta === undefined || typeof output.presentationMeta === 'function')
+    )
+  } catch {
+    return false
   }
 }
 

@@ -116,3 +116,14 @@ describe('collect mode', () => {
     expect(app.tools.get('good')).toBeDefined()
   })
 })
+
+describe('precedence of DSH’s own checks', () => {
+  it('leaves a definition without output to DSH’s own error, exactly as stock DSH reports it', async () => {
+    const app = await dshRuntime()
+    await app.plugin(HardenOverlay)
+    const { output: _output, ...withoutOutput } = tool('legacy', {})
+    expect(() => app.tools.register(withoutOutput)).toThrow(
+      /must declare output \{ schema, render, presentationMeta\? \}/,
+    )
+  })
+})
