@@ -1,3 +1,4 @@
+import { parsePointer } from './json-pointer.ts'
 import { defineOwn, isJsonObject, type JsonObject, type JsonValue, ownValue } from './json-value.ts'
 import { subschemasOf } from './subschemas.ts'
 import type { SchemaRule, SchemaViolation } from './violation.ts'
@@ -11,6 +12,7 @@ const REPAIRABLE: ReadonlySet<SchemaRule> = new Set([
   'root-empty',
   'root-type-missing',
   'required-in-property',
+  'root-ref',
 ])
 
 export function isRepairable(violations: readonly SchemaViolation[]): boolean {
@@ -47,6 +49,24 @@ function hoistPropertyRequired(schema: JsonValue): void {
   }
 }
 
+/**
+ * A root that is only a `$ref` to a local object schema, with the target inlined; its `$defs`/`definitions` stay so
+ * references inside the target still resolve. `undefined` when the target is not a local object schema.
+ */
+function inlineRootRef(root: JsonObject): JsonObject | undefined {
+  const ref = ownValue(root, '$ref')
+  const segments = typeof ref === 'string' ? parsePointer(ref) : undefined
+  if (segments === undefined || segments.length === 0) return undefined
+  let target: JsonValue | undefined = root
+  for (const segment of segments) target = isJsonObject(target) ? ownValue(target, segment) : undefined
+  if (!isJsonObject(target) || ownValue(target, 'type') !== 'object') return undefined
+  const { $ref: _ref, ...rest } = root
+  const inlined: JsonObject = {}
+  for (const [key, value] of [...Object.entries(rest), ...Object.entries(target)])
+    defineOwn(inlined, key, value)
+  return inlined
+}
+
 /** The repaired schema, built from a snapshot the caller owns; `undefined` when a violation is not repairable. */
 export function repairParameters(
   snapshot: JsonValue,
@@ -55,7 +75,11 @@ export function repairParameters(
   if (!isJsonObject(snapshot) || !isRepairable(violations)) return undefined
   const rules = new Set(violations.map((v) => v.rule))
   let root = snapshot
-  if (rules.has('bare-property-table')) root = objectRoot(snapshot)
+  if (rules.has('root-ref')) {
+    const inlined = inlineRootRef(snapshot)
+    if (inlined === undefined) return undefined
+    root = inlined
+  } else if (rules.has('bare-property-table')) root = objectRoot(snapshot)
   else if (rules.has('root-empty')) root = objectRoot({})
   else if (rules.has('root-type-missing')) {
     const { properties, ...rest } = snapshot

@@ -67,6 +67,7 @@ function classifyUntypedRoot(root: JsonObject): SchemaViolation {
       "for a tool with no arguments write { type: 'object', properties: {} }",
     )
   }
+  if (typeof ownValue(root, '$ref') === 'string') return rootRef()
   const union = ROOT_UNION_KEYWORDS.find((key) => Object.hasOwn(root, key))
   if (union !== undefined) {
     return violation(
@@ -100,7 +101,18 @@ function classifyUntypedRoot(root: JsonObject): SchemaViolation {
   )
 }
 
+// zod-to-json-schema with a `name` emits `{ $ref: '#/definitions/Args', definitions: { Args: {...} } }`.
+function rootRef(): SchemaViolation {
+  return violation(
+    '/$ref',
+    'root-ref',
+    'the root is a `$ref`; model APIs need the object schema itself at the root',
+    'inline the referenced object schema at the root (repair mode does this when it is a local object schema)',
+  )
+}
+
 function checkTypedRoot(root: JsonObject, type: JsonValue): SchemaViolation[] {
+  if (typeof ownValue(root, '$ref') === 'string') return [rootRef()]
   if (Array.isArray(type)) {
     return [
       violation(

@@ -20,6 +20,7 @@ export type SchemaRule =
   | 'root-type-array'
   | 'root-type-not-object'
   | 'root-union'
+  | 'root-ref'
   | 'root-keyword'
   | 'properties-not-map'
   | 'property-not-schema'

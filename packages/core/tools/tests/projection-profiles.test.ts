@@ -3,6 +3,7 @@ import {
   checkProfileContract,
   compileToolContract,
   type JsonObject,
+  JsonSchemaError,
   PROFILE_IDS,
   type ProfileId,
   projectParameters,
@@ -388,10 +389,8 @@ describe('every profile', () => {
   it('a root $ref to itself keeps an object root', () => {
     const declared = { $ref: '#', type: 'object', properties: { a: { type: 'string' } } } as JsonObject
     for (const p of PROFILE_IDS) expect(wireOf(declared, p).type, p).toBe('object')
-    const contract = compileToolContract(declared, TOOL)
-    // ajv cannot evaluate it (it recurses forever): a documented error, not a RangeError
-    expect(() => contract.parseArguments({ a: 'x' }, 'deepseek')).toThrow(ToolArgsError)
-    expect(contract.normalizeArguments({ a: 'x' }, 'deepseek')).toEqual({ a: 'x' })
+    // ajv could not evaluate it (it recurses forever), so the root contract refuses it when the tool loads.
+    expect(() => compileToolContract(declared, TOOL)).toThrow(JsonSchemaError)
   })
 
   it('an accepted empty description is kept as it is', () => {

@@ -308,3 +308,30 @@ describe('keyword shapes at every depth', () => {
     ])
   })
 })
+
+describe('a root that is a $ref (zod-to-json-schema with a name)', () => {
+  const named = {
+    $ref: '#/definitions/Args',
+    definitions: {
+      Args: { type: 'object', properties: { q: { type: 'string' }, n: { $ref: '#/definitions/N' } } },
+      N: { type: 'integer' },
+    },
+  }
+
+  it('is refused in throw mode, with a pointer at the $ref', () => {
+    expect(found(named)).toEqual([['/$ref', 'root-ref']])
+    expect(found({ type: 'object', $ref: '#' })).toEqual([['/$ref', 'root-ref']])
+  })
+
+  it('is inlined in repair mode when it names a local object schema, keeping the definitions inner refs use', () => {
+    const repaired = enforceToolParameters(named, VISION, { mode: 'repair' }) as Record<string, unknown>
+    expect(repaired.type).toBe('object')
+    expect(repaired.$ref).toBeUndefined()
+    expect(repaired.properties).toEqual(named.definitions.Args.properties)
+    expect(checkToolParameters(repaired).violations).toEqual([])
+  })
+
+  it('still throws in repair mode when the reference is to the root itself', () => {
+    expect(() => enforceToolParameters({ $ref: '#' }, VISION, { mode: 'repair' })).toThrow(JsonSchemaError)
+  })
+})
