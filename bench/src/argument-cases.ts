@@ -168,7 +168,7 @@ export function deepArgs(levels: number): Record<string, unknown> {
 
 /**
  * JSON depth of the depth-`levels` schema: two JSON levels per object level (`properties`, then the property).
- * The default root-contract limit (`maxDepth` 128) rejects it at 64 levels, so the case raises it.
+ * The default root-contract limit (`maxDepth` 256) accepts it; the case still passes its limits explicitly.
  */
 const DEEP_LIMITS: SizeLimits = { ...DEFAULT_LIMITS, maxDepth: 256 }
 

@@ -1,6 +1,5 @@
 import { collectGarbage } from './gc.ts'
-import type { ComparisonResult } from './harness.ts'
-import { spread } from './stats.ts'
+import { alternate, type ComparisonResult, type Timed } from './harness.ts'
 
 /**
  * The async sibling of `compare()` in harness.ts, for work that is I/O by nature (spawning a server, an MCP round
@@ -35,7 +34,7 @@ export interface AsyncComparisonResult extends ComparisonResult {
   readonly subjectSamples: readonly number[]
 }
 
-async function sample(side: AsyncSide): Promise<{ ns: number; samples: readonly number[] }> {
+async function sample(side: AsyncSide): Promise<Timed> {
   const trial = await side.prepare()
   try {
     collectGarbage()
@@ -49,39 +48,6 @@ async function sample(side: AsyncSide): Promise<{ ns: number; samples: readonly 
 }
 
 export async function compareAsync(comparison: AsyncComparison): Promise<AsyncComparisonResult> {
-  const { peer, subject, opsPerSample, warmup, rounds } = comparison
-  if (opsPerSample <= 0 || rounds <= 0)
-    throw new RangeError(`${comparison.name}: opsPerSample and rounds must be positive`)
-  const peerNs: number[] = []
-  const subjectNs: number[] = []
-  const ratios: number[] = []
-  const added: number[] = []
-  const peerSamples: number[] = []
-  const subjectSamples: number[] = []
-  for (let round = 0; round < warmup + rounds; round++) {
-    const peerFirst = round % 2 === 0
-    const first = await sample(peerFirst ? peer : subject)
-    const second = await sample(peerFirst ? subject : peer)
-    if (round < warmup) continue
-    const p = peerFirst ? first : second
-    const s = peerFirst ? second : first
-    peerNs.push(p.ns / opsPerSample)
-    subjectNs.push(s.ns / opsPerSample)
-    ratios.push(s.ns / p.ns)
-    added.push((s.ns - p.ns) / opsPerSample)
-    peerSamples.push(...p.samples)
-    subjectSamples.push(...s.samples)
-  }
-  return {
-    name: comparison.name,
-    peer: { label: peer.label, nsPerOp: spread(peerNs).median },
-    subject: { label: subject.label, nsPerOp: spread(subjectNs).median },
-    ratio: spread(ratios),
-    addedNsPerOp: spread(added),
-    rounds,
-    opsPerSample,
-    notes: comparison.notes ?? [],
-    peerSamples,
-    subjectSamples,
-  }
+  const { result, peerSamples, subjectSamples } = await alternate(comparison, sample)
+  return { ...result, peerSamples, subjectSamples }
 }

@@ -52,9 +52,7 @@ const KINDS: readonly SchemaKind[] = [
     args: deepArgs(DEEP_LEVELS),
     perSample: 2,
     rounds: 30,
-    notes: [
-      `objects nested ${DEEP_LEVELS} deep; contract compiled with maxDepth 256 (the default 128 rejects it)`,
-    ],
+    notes: [`objects nested ${DEEP_LEVELS} deep; contract compiled with maxDepth 256 (the default)`],
   },
 ]
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import type { Context } from '@deepseek-ai/cordis'
+import { childPids, newChildren } from '@dsh-harden/lazy-mcp/testing'
 import { type AsyncSide, compareAsync } from './async-compare.ts'
 import { createGateway, DshMcpClient, LazyMcp, waitForExit } from './gateway-deps.ts'
 import { type MeasuredOutput, ms } from './gateway-report.ts'
 import { gatewayConfig, pool, referenceServerSet } from './gateway-servers.ts'
-import { childPids, newChildren } from './processes.ts'
 import { createToolRuntime } from './runtime.ts'
 import { quantile } from './stats.ts'
 

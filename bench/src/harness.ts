@@ -48,22 +48,38 @@ export interface ComparisonResult {
   readonly notes: readonly string[]
 }
 
-async function sample(side: Side): Promise<number> {
+/** One timed section: its duration and the per-op samples it returned, if any. */
+export interface Timed {
+  readonly ns: number
+  readonly samples: readonly number[]
+}
+
+/** What `alternate` needs of a comparison: the sides are whatever its sampler can time. */
+export interface Rounds<S extends { readonly label: string }> extends Omit<Comparison, 'peer' | 'subject'> {
+  readonly peer: S
+  readonly subject: S
+}
+
+async function sample(side: Side): Promise<Timed> {
   const trial = await side.prepare()
   collectGarbage()
   const start = process.hrtime.bigint()
   trial.run()
   const elapsed = process.hrtime.bigint() - start
   await trial.dispose()
-  return Number(elapsed)
+  return { ns: Number(elapsed), samples: [] }
 }
 
 /**
  * Runs peer and subject in alternating rounds (peer first in even rounds, subject first in odd ones, so neither
  * always runs on a warmer or colder heap) and reduces each round to one ratio. Machine speed and load cancel out
- * of a ratio measured within one round; absolute times are reported only as information.
+ * of a ratio measured within one round; absolute times are reported only as information. `compare` and
+ * `compareAsync` differ only in how one side is timed.
  */
-export async function compare(comparison: Comparison): Promise<ComparisonResult> {
+export async function alternate<S extends { readonly label: string }>(
+  comparison: Rounds<S>,
+  time: (side: S) => Promise<Timed>,
+): Promise<{ result: ComparisonResult; peerSamples: number[]; subjectSamples: number[] }> {
   const { peer, subject, opsPerSample, warmup, rounds } = comparison
   if (opsPerSample <= 0 || rounds <= 0) {
     throw new RangeError(
@@ -74,19 +90,23 @@ export async function compare(comparison: Comparison): Promise<ComparisonResult>
   const subjectNs: number[] = []
   const ratios: number[] = []
   const added: number[] = []
+  const peerSamples: number[] = []
+  const subjectSamples: number[] = []
   for (let round = 0; round < warmup + rounds; round++) {
     const peerFirst = round % 2 === 0
-    const first = await sample(peerFirst ? peer : subject)
-    const second = await sample(peerFirst ? subject : peer)
+    const first = await time(peerFirst ? peer : subject)
+    const second = await time(peerFirst ? subject : peer)
     if (round < warmup) continue
-    const peerTime = peerFirst ? first : second
-    const subjectTime = peerFirst ? second : first
-    peerNs.push(peerTime / opsPerSample)
-    subjectNs.push(subjectTime / opsPerSample)
-    ratios.push(subjectTime / peerTime)
-    added.push((subjectTime - peerTime) / opsPerSample)
+    const p = peerFirst ? first : second
+    const s = peerFirst ? second : first
+    peerNs.push(p.ns / opsPerSample)
+    subjectNs.push(s.ns / opsPerSample)
+    ratios.push(s.ns / p.ns)
+    added.push((s.ns - p.ns) / opsPerSample)
+    peerSamples.push(...p.samples)
+    subjectSamples.push(...s.samples)
   }
-  return {
+  const result: ComparisonResult = {
     name: comparison.name,
     peer: { label: peer.label, nsPerOp: spread(peerNs).median },
     subject: { label: subject.label, nsPerOp: spread(subjectNs).median },
@@ -96,4 +116,10 @@ export async function compare(comparison: Comparison): Promise<ComparisonResult>
     opsPerSample,
     notes: comparison.notes ?? [],
   }
+  return { result, peerSamples, subjectSamples }
+}
+
+/** `alternate` with a synchronous timed section. */
+export async function compare(comparison: Comparison): Promise<ComparisonResult> {
+  return (await alternate(comparison, sample)).result
 }

@@ -1,7 +1,7 @@
+import { childPids, newChildren } from '@dsh-harden/lazy-mcp/testing'
 import { describe, expect, it } from 'vitest'
 import { compareAsync } from '../src/async-compare.ts'
 import { formatSizes, tokens } from '../src/gateway-report.ts'
-import { childPids, newChildren } from '../src/processes.ts'
 
 const wait = (ms: number) => new Promise((done) => setTimeout(done, ms))
 

@@ -1,17 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from '@deepseek-ai/cordis'
-import AgentRegistry from '@deepseek-ai/dsh-agent'
-import { AgentLoop } from '@deepseek-ai/dsh-agent-loop'
 import DynamicCordisRunner from '@deepseek-ai/dsh-cordis-host-runner'
-import LlmRuntime, { createUserMessage } from '@deepseek-ai/dsh-llm'
-import * as LlmDeepseek from '@deepseek-ai/dsh-llm-deepseek'
-import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
-import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import * as ToolCordis from '@deepseek-ai/dsh-tool-cordis'
-import ToolRuntime, { defineTool, type JsonValue } from '@deepseek-ai/dsh-tools'
+import { defineTool, type JsonValue } from '@deepseek-ai/dsh-tools'
 import { HardenOverlay, type OverlayConfig } from '@dsh-harden/overlay'
+import {
+  loadAgentRuntime,
+  message,
+  seenByModel,
+  setEnv,
+  tearDown,
+  toolResultOk,
+  withTimeout,
+} from './agent-session.ts'
 import { type ScriptStep, startScriptedEndpoint } from './model-script.ts'
 
 /**
@@ -116,10 +121,6 @@ function clip(text: string, length = RESULT_CLIP): string {
   return text.length > length ? `${text.slice(0, length - 3)}...` : text
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-}
-
 /** A small plugin with one first-party tool (real `defineTool`) whose `text` parameter is a plain string. */
 function notePlugin(saw: { typeofText: string; text: unknown }[]) {
   return {
@@ -160,34 +161,6 @@ function notePlugin(saw: { typeofText: string; text: unknown }[]) {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`cordis scenario: ${what} did not finish within ${ms} ms`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
-interface SavedEnv {
-  readonly [key: string]: string | undefined
-}
-
-function setEnv(values: Record<string, string>): SavedEnv {
-  const saved: Record<string, string | undefined> = {}
-  for (const [key, value] of Object.entries(values)) {
-    saved[key] = process.env[key]
-    process.env[key] = value
-  }
-  return saved
-}
-
-function restoreEnv(saved: SavedEnv): void {
-  for (const [key, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[key]
-    else process.env[key] = value
-  }
-}
-
 /** Run the #1122 calls through one real agent turn, stock or with the overlay, and report what each call returned. */
 export async function runCordisScenario(options: ScenarioOptions): Promise<ScenarioResult> {
   const timeoutMs = options.timeoutMs ?? 60_000
@@ -203,19 +176,7 @@ export async function runCordisScenario(options: ScenarioOptions): Promise<Scena
   const errors: string[] = []
   const noteWriteSaw: { typeofText: string; text: unknown }[] = []
   try {
-    await app.plugin(LlmRuntime)
-    await app.plugin(SessionStore)
-    await app.plugin(SystemPrompt, { persona: '' })
-    await app.plugin(ToolRuntime)
-    await app.plugin(AgentRegistry)
-    await app.plugin(AgentLoop, { agents: [] })
-    await app.plugin(LlmDeepseek, {
-      baseURL: endpoint.baseURL,
-      apiKeyEnv: API_KEY_ENV,
-      thinking: 'disabled',
-      reasoningEffort: 'off',
-      retryPolicy: { mode: 'normal', maxRetries: 0 },
-    })
+    await loadAgentRuntime(app, endpoint.baseURL, API_KEY_ENV)
     if (options.hardened) {
       // Before any tool plugin, so every registration goes through the overlay. `profile` selects the wire
       // projection and the inverse argument normalization for the DeepSeek route.
@@ -243,7 +204,7 @@ export async function runCordisScenario(options: ScenarioOptions): Promise<Scena
       }),
     )
     try {
-      await withTimeout(agent.whenIdle(), timeoutMs, 'the agent turn')
+      await withTimeout(agent.whenIdle(), timeoutMs, 'cordis scenario: the agent turn')
     } catch (error) {
       agent.cancel({ kind: 'disposed' })
       throw error
@@ -252,20 +213,11 @@ export async function runCordisScenario(options: ScenarioOptions): Promise<Scena
     for (const request of endpoint.requests) {
       if (request.rejection !== undefined) errors.push(`request rejected: ${request.rejection}`)
     }
-    const resultEvents = new Map<string, boolean>()
-    for (const event of agent.session.events) {
-      if (event.type !== 'tool/result') continue
-      const block = (event.data as { message: { content: [{ toolCallId: string; isError?: boolean }] } })
-        .message.content[0]
-      resultEvents.set(block.toolCallId, block.isError !== true)
-    }
-    const seenByModel = new Map<string, string>()
-    for (const request of endpoint.requests) {
-      for (const result of request.toolResults) seenByModel.set(result.callId, result.content)
-    }
+    const resultEvents = toolResultOk(agent.session.events)
+    const seen = seenByModel(endpoint.requests)
     const calls = CORDIS_SCENARIO_CALLS.map((call, index): ScenarioCall => {
       const sent = endpoint.calls[index]
-      const result = sent === undefined ? undefined : seenByModel.get(sent.id)
+      const result = sent === undefined ? undefined : seen.get(sent.id)
       return {
         call: call.call,
         tool: call.tool,
@@ -290,11 +242,6 @@ export async function runCordisScenario(options: ScenarioOptions): Promise<Scena
       errors,
     }
   } finally {
-    await withTimeout(app.fiber.dispose(), 10_000, 'disposing the app').catch((error: unknown) => {
-      errors.push(message(error))
-    })
-    await endpoint.close()
-    restoreEnv(savedEnv)
-    rmSync(home, { recursive: true, force: true })
+    await tearDown('cordis scenario', { app, endpoint, saved: savedEnv, home, errors })
   }
 }

@@ -1,8 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Ajv } from 'ajv'
 import { Ajv2019 } from 'ajv/dist/2019.js'
 import { Ajv2020 } from 'ajv/dist/2020.js'
+import { readBody, sendError, serveLocally, streamMessage } from './deepseek-wire.ts'
 
 /**
  * A local stand-in for DeepSeek's `/chat/completions` that applies the rules DeepSeek applies to function
@@ -60,32 +60,6 @@ export function rejectionOf(tool: FunctionTool): string | undefined {
   return undefined
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of request) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
-}
-
-function sendError(response: ServerResponse, message: string): void {
-  response.writeHead(400, { 'content-type': 'application/json' })
-  response.end(
-    JSON.stringify({
-      error: { message, type: 'invalid_request_error', param: null, code: 'invalid_request_error' },
-    }),
-  )
-}
-
-function streamReply(response: ServerResponse, text: string): void {
-  response.writeHead(200, { 'content-type': 'text/event-stream' })
-  const events = [
-    { choices: [{ index: 0, delta: { role: 'assistant', content: text }, finish_reason: null }] },
-    { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
-    { choices: [], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } },
-  ]
-  for (const event of events) response.write(`data: ${JSON.stringify(event)}\n\n`)
-  response.end('data: [DONE]\n\n')
-}
-
 async function handle(
   request: IncomingMessage,
   response: ServerResponse,
@@ -108,22 +82,11 @@ async function handle(
   })
   const rejection = tools.map(rejectionOf).find((message) => message !== undefined)
   if (rejection !== undefined) return sendError(response, rejection)
-  streamReply(response, 'pong')
+  streamMessage(response, 'pong')
 }
 
 export async function startDeepSeekEndpoint(): Promise<DeepSeekEndpoint> {
   const requests: RecordedRequest[] = []
-  const server: Server = createServer((request, response) => {
-    handle(request, response, requests).catch((error: unknown) => {
-      response.writeHead(500)
-      response.end(String(error))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    baseURL: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
+  const server = await serveLocally((request, response) => handle(request, response, requests))
+  return { baseURL: server.baseURL, requests, close: server.close }
 }

@@ -1,31 +1,35 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from '@deepseek-ai/cordis'
-import AgentRegistry from '@deepseek-ai/dsh-agent'
-import { AgentLoop } from '@deepseek-ai/dsh-agent-loop'
 import SandboxBashExecutor from '@deepseek-ai/dsh-bash-sandbox'
 import SandboxedFileSystem from '@deepseek-ai/dsh-fs-sandbox'
-import LlmRuntime, { createUserMessage } from '@deepseek-ai/dsh-llm'
-import * as LlmDeepseek from '@deepseek-ai/dsh-llm-deepseek'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import SandboxPwshExecutor from '@deepseek-ai/dsh-pwsh-sandbox'
 import LocalSandboxProvider from '@deepseek-ai/dsh-sandbox-local'
 import SandboxPolicyService from '@deepseek-ai/dsh-sandbox-policy'
-import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import * as ShellEnv from '@deepseek-ai/dsh-shell-env'
 import LocalSubprocessRuntime from '@deepseek-ai/dsh-subprocess-local'
-import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import * as DshToolBash from '@deepseek-ai/dsh-tool-bash'
 import * as DshToolFs from '@deepseek-ai/dsh-tool-fs'
 import * as DshToolPwsh from '@deepseek-ai/dsh-tool-pwsh'
-import ToolRuntime from '@deepseek-ai/dsh-tools'
 import ApprovalService from '@deepseek-ai/dsh-user-approval'
 import type { EscalationConfig, SandboxMode } from '@dsh-harden/escalation'
 import { HardenOverlay } from '@dsh-harden/overlay'
 import HardenToolBash from '@dsh-harden/tool-bash'
 import HardenToolFs from '@dsh-harden/tool-fs'
 import HardenToolPwsh from '@dsh-harden/tool-pwsh'
+import {
+  loadAgentRuntime,
+  message,
+  seenByModel,
+  setEnv,
+  tearDown,
+  toolResultOk,
+  withTimeout,
+} from './agent-session.ts'
 import { type ScriptedToolCall, type ScriptStep, startScriptedEndpoint } from './model-script.ts'
 
 /**
@@ -110,21 +114,6 @@ export async function landlockAvailable(): Promise<boolean> {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`escalation scenario: ${what} did not finish within ${ms} ms`)),
-      ms,
-    )
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-}
-
 /** Runs the calls through one real agent turn and reports what each returned and whether the user was asked. */
 export async function runEscalationScenario(
   options: EscalationScenarioOptions,
@@ -134,12 +123,7 @@ export async function runEscalationScenario(
   const workspace = join(home, 'ws')
   const { mkdirSync, readdirSync } = await import('node:fs')
   mkdirSync(workspace)
-  const saved = {
-    DSH_HOME: process.env.DSH_HOME,
-    HOME: process.env.HOME,
-    [API_KEY_ENV]: process.env[API_KEY_ENV],
-  }
-  Object.assign(process.env, { DSH_HOME: home, HOME: home, [API_KEY_ENV]: 'sk-scenario' })
+  const saved = setEnv({ DSH_HOME: home, HOME: home, [API_KEY_ENV]: 'sk-scenario' })
 
   // Every scripted call resolves its arguments when its step is served, so a retry can quote a token the previous
   // result carried: JSON.stringify calls toJSON at that moment (model-script.ts serializes object arguments then).
@@ -166,19 +150,7 @@ export async function runEscalationScenario(
   const errors: string[] = []
   const userAsked: string[] = []
   try {
-    await app.plugin(LlmRuntime)
-    await app.plugin(SessionStore)
-    await app.plugin(SystemPrompt, { persona: '' })
-    await app.plugin(ToolRuntime)
-    await app.plugin(AgentRegistry)
-    await app.plugin(AgentLoop, { agents: [] })
-    await app.plugin(LlmDeepseek, {
-      baseURL: endpoint.baseURL,
-      apiKeyEnv: API_KEY_ENV,
-      thinking: 'disabled',
-      reasoningEffort: 'off',
-      retryPolicy: { mode: 'normal', maxRetries: 0 },
-    })
+    await loadAgentRuntime(app, endpoint.baseURL, API_KEY_ENV)
     await app.plugin(LocalSubprocessRuntime)
     await app.plugin(ShellEnv)
     await app.plugin(SandboxPolicyService, { mode: options.mode, workspaceRoot: workspace })
@@ -210,7 +182,7 @@ export async function runEscalationScenario(
       createUserMessage({ content: [{ type: 'text', text: 'Write the file.' }], source: { kind: 'user' } }),
     )
     try {
-      await withTimeout(agent.whenIdle(), timeoutMs, 'the agent turn')
+      await withTimeout(agent.whenIdle(), timeoutMs, 'escalation scenario: the agent turn')
     } catch (error) {
       agent.cancel({ kind: 'disposed' })
       throw error
@@ -218,24 +190,17 @@ export async function runEscalationScenario(
     for (const request of endpoint.requests)
       if (request.rejection !== undefined) errors.push(`request rejected: ${request.rejection}`)
 
-    const okByCall = new Map<string, boolean>()
-    const decisions: string[] = []
-    for (const event of agent.session.events) {
-      if (event.type === 'approval/decided') decisions.push((event.data as { outcome: string }).outcome)
-      if (event.type !== 'tool/result') continue
-      const block = (event.data as { message: { content: [{ toolCallId: string; isError?: boolean }] } })
-        .message.content[0]
-      okByCall.set(block.toolCallId, block.isError !== true)
-    }
-    const seenByModel = new Map<string, string>()
-    for (const request of endpoint.requests)
-      for (const result of request.toolResults) seenByModel.set(result.callId, result.content)
+    const okByCall = toolResultOk(agent.session.events)
+    const decisions = agent.session.events
+      .filter((event) => event.type === 'approval/decided')
+      .map((event) => (event.data as { outcome: string }).outcome)
+    const seen = seenByModel(endpoint.requests)
     const calls = endpoint.calls.map(
       (call): EscalationCallResult => ({
         tool: call.name,
         argumentsSent: call.arguments,
         ok: okByCall.get(call.id) === true,
-        result: seenByModel.get(call.id) ?? '(the model never saw a result for this call)',
+        result: seen.get(call.id) ?? '(the model never saw a result for this call)',
       }),
     )
     const files: Record<string, string> = {}
@@ -248,14 +213,6 @@ export async function runEscalationScenario(
     }
     return { calls, userAsked, decisions, files, wireParameters, errors, workspace }
   } finally {
-    await withTimeout(app.fiber.dispose(), 10_000, 'disposing the app').catch((error: unknown) => {
-      errors.push(message(error))
-    })
-    await endpoint.close()
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key]
-      else process.env[key] = value
-    }
-    rmSync(home, { recursive: true, force: true })
+    await tearDown('escalation scenario', { app, endpoint, saved: saved, home, errors })
   }
 }

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +8,7 @@ import * as DshMcpClient from '@deepseek-ai/dsh-mcp-client'
 import SystemPrompt, { type PromptAssembly, renderPrompt } from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
 import { LazyMcp } from '@dsh-harden/lazy-mcp'
+import { childPids, newChildren } from '@dsh-harden/lazy-mcp/testing'
 import { HardenOverlay } from '@dsh-harden/overlay'
 import { startDeepSeekEndpoint } from './deepseek-endpoint.ts'
 import { REFERENCE_SERVERS, type ServerDescriptor, waitForExit } from './mcp-servers.ts'
@@ -34,23 +34,6 @@ interface Observation {
   readonly started: number
   readonly activationMs: number
   readonly turn: { ok: true } | { ok: false; error: string }
-}
-
-/** Direct children of this process (Linux /proc), so "servers started" counts real spawned processes. */
-export function childPids(): Set<number> {
-  const pids = new Set<number>()
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      // Fields after the parenthesised command: state, ppid, …
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (Number(ppid) === process.pid && state !== 'Z') pids.add(Number(entry))
-    } catch {
-      // The process exited while we read /proc.
-    }
-  }
-  return pids
 }
 
 interface Launch {
@@ -117,12 +100,16 @@ async function observe(
   const services = app as unknown as Services
   const toolsBefore = services.tools.schemas().length
   const childrenBefore = childPids()
+  if (childrenBefore === undefined)
+    throw new Error(
+      'gateway rows count the MCP servers started from Linux /proc, which this host does not have',
+    )
   const started = performance.now()
   let children: number[] = []
   try {
     await load(app)
     const activationMs = performance.now() - started
-    children = [...childPids()].filter((pid) => !childrenBefore.has(pid))
+    children = newChildren(childrenBefore)
     const tools = services.tools.schemas().length - toolsBefore
     const first = requests.length
     const result = await turn(services)

@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import { forEachLine } from '@dsh-harden/mcp-check'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
@@ -374,21 +375,11 @@ export function listToolsRaw(
       pending.delete(message.id)
       waiter.resolve(message)
     }
-    let buffered = ''
-    child.stdout.setEncoding('utf8')
-    child.stdout.on('data', (chunk: string) => {
-      buffered += chunk
-      let newline = buffered.indexOf('\n')
-      while (newline !== -1) {
-        const line = buffered.slice(0, newline).replace(/\r$/, '')
-        buffered = buffered.slice(newline + 1)
-        newline = buffered.indexOf('\n')
-        if (line.trim() === '') continue
-        try {
-          onMessage(JSON.parse(line) as JsonRpcMessage)
-        } catch {
-          stderr = appendCapped(stderr, `[non-JSON stdout line] ${line.slice(0, 500)}\n`)
-        }
+    forEachLine(child.stdout, (line) => {
+      try {
+        onMessage(JSON.parse(line) as JsonRpcMessage)
+      } catch {
+        stderr = appendCapped(stderr, `[non-JSON stdout line] ${line.slice(0, 500)}\n`)
       }
     })
     const request = async (method: string, params: object): Promise<unknown> => {

@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type FunctionTool, rejectionOf } from './deepseek-endpoint.ts'
+import { readBody, type StreamedCall, sendError, serveLocally, streamMessage } from './deepseek-wire.ts'
 
 /**
  * A scripted stand-in for DeepSeek's `POST /chat/completions`: each request is answered with the next step of a
@@ -9,11 +9,7 @@ import { type FunctionTool, rejectionOf } from './deepseek-endpoint.ts'
  *
  * Before a step is spent, the request's `tools` go through the same parameter rules as `deepseek-endpoint.ts`
  * (`rejectionOf`); a rejected tool gets DeepSeek's 400 and the step stays unspent.
- *
- * Stream shape (the adapter needs every part, including `[DONE]`):
- *   text:       `delta: {role:'assistant', content}` … `finish_reason: 'stop'`
- *   tool calls: `delta.tool_calls: [{index, id, type:'function', function:{name, arguments}}]` … `finish_reason: 'tool_calls'`
- *   then a usage chunk (`choices: []`) and `data: [DONE]`.
+ * The stream shape is in deepseek-wire.ts.
  */
 export interface ScriptedToolCall {
   /** Call id; defaults to `call_<step>_<index>`. */
@@ -90,74 +86,12 @@ function contentText(content: unknown): string {
   return content === undefined || content === null ? '' : JSON.stringify(content)
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of request) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
-}
-
-/** The same 400 JSON as `deepseek-endpoint.ts`' `sendError`. */
-function sendError(response: ServerResponse, message: string): void {
-  response.writeHead(400, { 'content-type': 'application/json' })
-  response.end(
-    JSON.stringify({
-      error: { message, type: 'invalid_request_error', param: null, code: 'invalid_request_error' },
-    }),
-  )
-}
-
-function chunks(text: string, size: number | undefined): string[] {
-  if (size === undefined || size <= 0 || text.length <= size) return [text]
-  const parts: string[] = []
-  for (let at = 0; at < text.length; at += size) parts.push(text.slice(at, at + size))
-  return parts
-}
-
-interface ResolvedCall {
-  readonly id: string
-  readonly name: string
-  readonly arguments: string
-}
-
-function resolveCalls(step: ScriptStep, stepIndex: number): ResolvedCall[] {
+function resolveCalls(step: ScriptStep, stepIndex: number): StreamedCall[] {
   return (step.toolCalls ?? []).map((call, index) => ({
     id: call.id ?? `call_${stepIndex}_${index}`,
     name: call.name,
     arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
   }))
-}
-
-function streamStep(
-  response: ServerResponse,
-  text: string | undefined,
-  calls: readonly ResolvedCall[],
-  options: ScriptOptions,
-): void {
-  response.writeHead(200, { 'content-type': 'text/event-stream' })
-  const events: unknown[] = []
-  const choice = (delta: unknown, finish: string | null) => ({
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  })
-  events.push(choice({ role: 'assistant', content: text ?? '' }, null))
-  calls.forEach((call, index) => {
-    const [first = '', ...rest] = chunks(call.arguments, options.argumentChunkSize)
-    events.push(
-      choice(
-        {
-          tool_calls: [
-            { index, id: call.id, type: 'function', function: { name: call.name, arguments: first } },
-          ],
-        },
-        null,
-      ),
-    )
-    for (const part of rest)
-      events.push(choice({ tool_calls: [{ index, function: { arguments: part } }] }, null))
-  })
-  events.push(choice({}, calls.length > 0 ? 'tool_calls' : 'stop'))
-  events.push({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } })
-  for (const event of events) response.write(`data: ${JSON.stringify(event)}\n\n`)
-  response.end('data: [DONE]\n\n')
 }
 
 /** Start the endpoint on 127.0.0.1 (a free port). Point `dsh-llm-deepseek` at `baseURL` with `maxRetries: 0`. */
@@ -187,33 +121,22 @@ export async function startScriptedEndpoint(
     requests.push({ body, messages, tools, toolResults, step: stepIndex, rejection })
     if (rejection !== undefined) return sendError(response, rejection)
     if (stepIndex === undefined)
-      return streamStep(response, options.exhaustedText ?? SCRIPT_EXHAUSTED_TEXT, [], options)
+      return streamMessage(response, options.exhaustedText ?? SCRIPT_EXHAUSTED_TEXT)
     next++
     const step = script[stepIndex] as ScriptStep
     const resolved = resolveCalls(step, stepIndex)
     for (const call of resolved) calls.push({ step: stepIndex, ...call })
-    streamStep(response, step.text, resolved, options)
+    streamMessage(response, step.text, resolved, options.argumentChunkSize)
   }
 
-  const server: Server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) response.writeHead(500)
-      response.end(String(error))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const server = await serveLocally(handle)
   return {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: server.baseURL,
     requests,
     calls,
     get stepsServed() {
       return next
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: server.close,
   }
 }

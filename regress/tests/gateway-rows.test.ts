@@ -1,9 +1,11 @@
+import { childPids, newChildren } from '@dsh-harden/lazy-mcp/testing'
 import { describe, expect, it } from 'vitest'
-import { childPids, gatewayRows } from '../src/gateway-rows.ts'
+import { gatewayRows } from '../src/gateway-rows.ts'
 
 describe('gatewayRows (seed 004: the lazy MCP gateway)', () => {
   it('stock DSH starts all 5 servers at activation; the gateway starts none and sends a fraction of the bytes', async () => {
     const before = childPids()
+    expect(before).toBeInstanceOf(Set)
     const rows = await gatewayRows()
     expect(rows.map((row) => row.id)).toEqual(['lazy-mcp-gateway-5-servers'])
     const [row] = rows
@@ -18,6 +20,6 @@ describe('gatewayRows (seed 004: the lazy MCP gateway)', () => {
     const bytes = (detail: string) => Number(/request ([\d,]+) bytes/.exec(detail)![1]!.replaceAll(',', ''))
     expect(bytes(row!.hardened.detail) * 4).toBeLessThanOrEqual(bytes(row!.stock.detail))
     // Every server the stock side started is gone again.
-    expect([...childPids()].filter((pid) => !before.has(pid))).toEqual([])
+    expect(newChildren(before)).toEqual([])
   }, 120_000)
 })

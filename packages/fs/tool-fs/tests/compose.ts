@@ -5,6 +5,7 @@ import {
   fsFamily,
   type SandboxMode,
 } from '@dsh-harden/escalation'
+import { type ApprovalSetting, recordingServices } from '@dsh-harden/escalation/testing'
 
 /**
  * DSH's real `write` and `edit` definitions (the rc.8 `apply` of @deepseek-ai/dsh-tool-fs, so DSH's own schema check,
@@ -12,39 +13,11 @@ import {
  * filesystem and approval channel, stock and with the escalation transform. The real `dsh-fs-sandbox` runs in
  * `real-fs.test.ts` and in regress.
  */
-export type ApprovalSetting = 'allow' | 'reject' | 'never'
-
-export interface Outcome {
-  readonly error: string | undefined
-  readonly ranUnder: SandboxMode | undefined
-  readonly approvals: readonly string[]
-  readonly userAsked: boolean
-}
-
 export function composeFs(effective: SandboxMode, approval: ApprovalSetting) {
+  const services = recordingServices(effective, approval)
   const registered = new Map<string, EscalatingDefinition>()
-  const state = {
-    ranUnder: undefined as SandboxMode | undefined,
-    approvals: [] as string[],
-    userAsked: false,
-  }
-  const policy = {
-    resolve: (request: { session?: { id: string } } = {}) => ({
-      mode: effective,
-      workspaceRoot: '/ws',
-      ...(request.session ? { sessionId: request.session.id } : {}),
-    }),
-  }
-  const approver = {
-    async request(req: { reason: string }) {
-      state.approvals.push(req.reason)
-      if (approval === 'never') return 'rejected'
-      state.userAsked = true
-      return approval === 'allow' ? 'allowed-once' : 'rejected'
-    },
-  }
   const mutation = async (policyStamp: { mode: SandboxMode } | undefined) => {
-    state.ranUnder = policyStamp?.mode
+    services.state.ranUnder = policyStamp?.mode
     return { operation: 'create', before: null, after: 'x', version: { mtimeMs: 1, size: 1 } }
   }
   const fs = {
@@ -56,7 +29,6 @@ export function composeFs(effective: SandboxMode, approval: ApprovalSetting) {
       before: 'a',
     }),
   }
-  const services: Record<string, unknown> = { sandboxPolicy: policy, approval: approver }
   const ctx = {
     fs,
     systemPrompt: { section() {}, context() {} },
@@ -69,7 +41,7 @@ export function composeFs(effective: SandboxMode, approval: ApprovalSetting) {
     inject() {},
     waterfall: async (_name: string, _target: unknown, _exec: unknown, fallback: () => unknown) => fallback(),
     emit() {},
-    get: (key: string) => services[key],
+    get: services.get,
   }
   ;(DshToolFs.apply as (ctx: unknown, config: unknown) => void)(ctx, {
     readLimit: 2000,
@@ -81,29 +53,11 @@ export function composeFs(effective: SandboxMode, approval: ApprovalSetting) {
     name: 'test',
     settings: { denialBound: false, tokenTtlMs: undefined },
     families: {
-      write: (d) => fsFamily(d, 'write', () => policy),
-      edit: (d) => fsFamily(d, 'edit', () => policy),
+      write: (d) => fsFamily(d, 'write', () => services.policy),
+      edit: (d) => fsFamily(d, 'edit', () => services.policy),
     },
   })
   const stockOf = (tool: string) => registered.get(tool) as EscalatingDefinition
   const hardenedOf = (tool: string) => transform.transform(stockOf(tool)) ?? stockOf(tool)
-
-  async function run(definition: EscalatingDefinition, args: Record<string, unknown>): Promise<Outcome> {
-    state.ranUnder = undefined
-    state.approvals = []
-    state.userAsked = false
-    const exec = {
-      callId: 'call-1',
-      signal: new AbortController().signal,
-      agent: { session: { id: 'session-1', header: { cwd: '/ws' }, events: [] } },
-    }
-    let error: string | undefined
-    try {
-      await (definition.execute as (a: unknown, e: unknown) => Promise<unknown>)(args, exec)
-    } catch (e) {
-      error = e instanceof Error ? e.message : String(e)
-    }
-    return { error, ranUnder: state.ranUnder, approvals: [...state.approvals], userAsked: state.userAsked }
-  }
-  return { stockOf, hardenedOf, registered, run }
+  return { stockOf, hardenedOf, registered, run: services.run }
 }

@@ -92,7 +92,8 @@ export function isPlainObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
-const TOP_KEYS = new Set([
+/** The top-level keys of the native configuration (a `--config` file with any other key is a standard one). */
+export const TOP_KEYS: ReadonlySet<string> = new Set([
   'idleDisconnectMs',
   'connectTimeoutMs',
   'callTimeoutMs',

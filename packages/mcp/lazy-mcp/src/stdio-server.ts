@@ -4,23 +4,11 @@ import type { Readable, Writable } from 'node:stream'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { isPlainObject, LazyMcpConfigError } from './config.ts'
+import { isPlainObject, LazyMcpConfigError, TOP_KEYS } from './config.ts'
 import { createGateway } from './create.ts'
 import type { GatewayLogger, LazyMcpGateway } from './gateway.ts'
 import { GATEWAY_TOOLS } from './gateway-tools.ts'
 import { type StatusServer, startStatusServer } from './status-server.ts'
-
-const NATIVE_KEYS = new Set([
-  'idleDisconnectMs',
-  'connectTimeoutMs',
-  'callTimeoutMs',
-  'cachePath',
-  'statusListen',
-  'configPaths',
-  'mcpServers',
-  'servers',
-  'overrides',
-])
 
 /**
  * Reads a `--config` file: the native configuration, or a standard `mcpServers` file (Claude Code, Cursor,
@@ -40,12 +28,12 @@ export async function readGatewayConfigFile(file: string): Promise<Record<string
     throw new LazyMcpConfigError(file, `is not valid JSON (${(error as Error).message})`)
   }
   if (!isPlainObject(parsed)) throw new LazyMcpConfigError(file, 'must hold a JSON object')
-  const native = Object.keys(parsed).every((key) => NATIVE_KEYS.has(key))
+  const native = Object.keys(parsed).every((key) => TOP_KEYS.has(key))
   if (native) return { ...parsed }
   if (parsed.mcpServers !== undefined) return { mcpServers: parsed.mcpServers }
   throw new LazyMcpConfigError(
     file,
-    `is neither a lazy-mcp configuration nor a file with \`mcpServers\` (unknown key ${JSON.stringify(Object.keys(parsed).find((key) => !NATIVE_KEYS.has(key)))})`,
+    `is neither a lazy-mcp configuration nor a file with \`mcpServers\` (unknown key ${JSON.stringify(Object.keys(parsed).find((key) => !TOP_KEYS.has(key)))})`,
   )
 }
 

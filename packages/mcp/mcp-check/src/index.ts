@@ -24,3 +24,4 @@ export {
 export type { CallRecord } from './protocol.ts'
 export { renderReport } from './render.ts'
 export { type CheckTarget, describeTarget } from './target.ts'
+export { forEachLine } from './wire/lines.ts'

@@ -28,6 +28,12 @@ export {
   SANDBOX_PERMISSIONS,
 } from './normalize.ts'
 export {
+  type EscalationPlugin,
+  type EscalationPluginContext,
+  type EscalationPluginOptions,
+  escalationPlugin,
+} from './plugin.ts'
+export {
   bashWorkdirBase,
   deniedShellValue,
   type PolicySource,

@@ -1,4 +1,4 @@
-import { describeTool, type ToolIdentity } from '../errors.ts'
+import { describeTool, type ToolIdentity, ToolSchemaError } from '../errors.ts'
 
 /** One reason the arguments of a call do not match the declared parameters. */
 export interface ArgumentViolation {
@@ -17,20 +17,17 @@ export function formatArgumentViolation(violation: ArgumentViolation): string {
  * Shape-compatible with DSH's `ToolArgsError` (`packages/core/tools/src/schema.ts`): `name`, `code: 'INVALID_ARGS'`,
  * `violations: string[]`, a message starting "invalid arguments". Adds the tool, its source and structured details.
  */
-export class ToolArgsError extends Error {
+export class ToolArgsError extends ToolSchemaError<ArgumentViolation> {
   override readonly name = 'ToolArgsError'
   readonly code = 'INVALID_ARGS'
-  readonly violations: readonly string[]
-  readonly details: readonly ArgumentViolation[]
-  readonly tool: string
-  readonly source: string | undefined
 
   constructor(identity: ToolIdentity, details: readonly ArgumentViolation[]) {
     const violations = details.map(formatArgumentViolation)
-    super(`invalid arguments for ${describeTool(identity)}: ${violations.join('; ')}`)
-    this.violations = violations
-    this.details = details
-    this.tool = identity.tool
-    this.source = identity.source
+    super(
+      `invalid arguments for ${describeTool(identity)}: ${violations.join('; ')}`,
+      identity,
+      details,
+      violations,
+    )
   }
 }

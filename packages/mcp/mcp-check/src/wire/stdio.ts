@@ -6,6 +6,7 @@ import {
   isObject,
   type RawConnection,
 } from './exchange.ts'
+import { forEachLine } from './lines.ts'
 import { spawnServer } from './processes.ts'
 
 const STDERR_LIMIT = 64 * 1024
@@ -91,18 +92,7 @@ export function openStdio(options: {
     pending.delete(waiter.id)
     waiter.resolve({ kind: 'reply', message, text: line, matchedBy: byId === undefined ? 'order' : 'id' })
   }
-  let buffered = ''
-  child.stdout?.setEncoding('utf8')
-  child.stdout?.on('data', (chunk: string) => {
-    buffered += chunk
-    let newline = buffered.indexOf('\n')
-    while (newline !== -1) {
-      const line = buffered.slice(0, newline).replace(/\r$/, '')
-      buffered = buffered.slice(newline + 1)
-      newline = buffered.indexOf('\n')
-      if (line.trim() !== '') onLine(line)
-    }
-  })
+  if (child.stdout) forEachLine(child.stdout, onLine)
 
   return {
     noise,

@@ -1,0 +1,2 @@
+// Test and measurement helpers (regress, bench): dev-only, not published.
+export { childPids, newChildren } from './processes.ts'
