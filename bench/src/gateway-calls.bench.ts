@@ -1,13 +1,8 @@
 import { type AsyncSide, type AsyncTrial, compareAsync } from './async-compare.ts'
-import {
-  Client,
-  createGateway,
-  type LazyMcpGateway,
-  StdioClientTransport,
-  waitForExit,
-} from './gateway-deps.ts'
+import { createGateway, type LazyMcpGateway } from './gateway-deps.ts'
 import { type MeasuredOutput, ms } from './gateway-report.ts'
 import { type BenchServer, gatewayConfig, referenceServerSet, type ServerSet } from './gateway-servers.ts'
+import { type OpenClient, openStdioClient, timedCalls } from './sdk-client.ts'
 import { quantile } from './stats.ts'
 
 /**
@@ -21,24 +16,8 @@ const WARM_CALLS = 200
 const WARM_TARGET_MS = 1
 const echo = (i: number) => ({ message: `bench ${i}` })
 
-async function directClient(server: BenchServer): Promise<{ client: Client; close: () => Promise<void> }> {
-  const transport = new StdioClientTransport({
-    command: server.command,
-    args: [...server.args],
-    env: { ...(process.env as Record<string, string>), ...server.env },
-    cwd: server.cwd,
-    stderr: 'ignore',
-  })
-  const client = new Client({ name: 'dsh-harden-bench', version: '0.1.0' })
-  await client.connect(transport)
-  const pid = transport.pid
-  return {
-    client,
-    close: async () => {
-      await client.close().catch(() => {})
-      if (pid !== null) await waitForExit(pid, 5000)
-    },
-  }
+function directClient(server: BenchServer): Promise<OpenClient> {
+  return openStdioClient(server)
 }
 
 async function gatewayOn(set: ServerSet): Promise<LazyMcpGateway> {
@@ -80,16 +59,6 @@ function firstCall(set: ServerSet): { peer: AsyncSide; subject: AsyncSide } {
   }
 }
 
-async function timedCalls(call: (i: number) => Promise<unknown>): Promise<number[]> {
-  const samples: number[] = []
-  for (let i = 0; i < WARM_CALLS; i++) {
-    const start = process.hrtime.bigint()
-    await call(i)
-    samples.push(Number(process.hrtime.bigint() - start))
-  }
-  return samples
-}
-
 function warmCalls(set: ServerSet): { peer: AsyncSide; subject: AsyncSide } {
   const server = set.servers[0]!
   return {
@@ -99,7 +68,8 @@ function warmCalls(set: ServerSet): { peer: AsyncSide; subject: AsyncSide } {
         const direct = await directClient(server)
         for (let i = 0; i < 20; i++) await direct.client.callTool({ name: 'echo', arguments: echo(i) })
         return {
-          run: () => timedCalls((i) => direct.client.callTool({ name: 'echo', arguments: echo(i) })),
+          run: () =>
+            timedCalls(WARM_CALLS, (i) => direct.client.callTool({ name: 'echo', arguments: echo(i) })),
           dispose: direct.close,
         }
       },
@@ -110,7 +80,7 @@ function warmCalls(set: ServerSet): { peer: AsyncSide; subject: AsyncSide } {
         const gateway = await gatewayOn(set)
         for (let i = 0; i < 20; i++) await gateway.call(server.name, 'echo', echo(i))
         return {
-          run: () => timedCalls((i) => gateway.call(server.name, 'echo', echo(i))),
+          run: () => timedCalls(WARM_CALLS, (i) => gateway.call(server.name, 'echo', echo(i))),
           dispose: () => gateway.dispose(),
         }
       },

@@ -8,6 +8,7 @@ import { canCollectGarbage } from './gc.ts'
 import { type Comparison, type ComparisonResult, compare } from './harness.ts'
 import { normalizeComparisons } from './normalize.bench.ts'
 import { registerComparisons } from './register.bench.ts'
+import { repairProxy } from './repair-proxy.bench.ts'
 import { formatTables } from './report.ts'
 import { validateComparisons } from './validate.bench.ts'
 
@@ -24,6 +25,7 @@ const MEASURED: Readonly<Record<string, () => Promise<MeasuredOutput>>> = {
   'gateway-activation': gatewayActivation,
   'gateway-context': gatewayContext,
   'gateway-calls': gatewayCalls,
+  'repair-proxy': repairProxy,
 }
 
 const json = process.argv.includes('--json')
