@@ -340,7 +340,8 @@ function typedValue(type: string, node: JsonObject, root: JsonObject, depth: num
 }
 
 const anyJsonValue = fc.oneof(
-  fc.jsonValue({ maxDepth: 2 }),
+  // Through JSON once: a model's arguments are JSON text, which cannot carry -0 (fast-check's doubles can).
+  fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown),
   fc.constantFrom({ a: 1 }, [1, { b: 'c' }], 'text', '{"looks":"json"}'),
 )
 
