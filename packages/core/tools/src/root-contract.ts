@@ -2,7 +2,7 @@ import { isJsonObject, type JsonObject, type JsonValue, ownValue } from './json-
 import { KEYWORD_SHAPES, type KeywordShape } from './keywords.ts'
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
 import { checkSchemaShape } from './schema-shape.ts'
-import { snapshotJson } from './snapshot.ts'
+import { snapshotJson, verifyJson } from './snapshot.ts'
 import type { SchemaRule, SchemaViolation } from './violation.ts'
 
 /**
@@ -12,7 +12,10 @@ import type { SchemaRule, SchemaViolation } from './violation.ts'
  */
 export interface RootContractResult {
   readonly violations: readonly SchemaViolation[]
-  /** A detached plain-JSON copy of `parameters`, when they were readable as lossless JSON. */
+  /**
+   * When there are violations and `parameters` were readable as lossless JSON: a detached plain-JSON copy, for
+   * repairs to work on. `undefined` for a valid schema, which is checked in place and never copied.
+   */
   readonly snapshot: JsonValue | undefined
 }
 
@@ -254,7 +257,11 @@ export function checkToolParameters(
 ): RootContractResult {
   const early = checkBeforeSnapshot(parameters)
   if (early !== undefined) return { violations: [early], snapshot: undefined }
+  // Verify first without copying: a valid schema (the common case) is then checked in place and never copied.
+  const verified = verifyJson(parameters, limits)
+  if (!verified.ok) return { violations: verified.violations, snapshot: undefined }
+  const violations = checkWithinStack(verified.value)
+  if (violations.length === 0) return { violations, snapshot: undefined }
   const snapshot = snapshotJson(parameters, limits)
-  if (!snapshot.ok) return { violations: snapshot.violations, snapshot: undefined }
-  return { violations: checkWithinStack(snapshot.value), snapshot: snapshot.value }
+  return { violations, snapshot: snapshot.ok ? snapshot.value : undefined }
 }
