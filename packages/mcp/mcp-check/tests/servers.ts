@@ -17,12 +17,17 @@ export function binOf(packageName: string): string {
   return resolve(dirname(manifestPath), relative)
 }
 
+// Marks the servers this test process starts, so the leftover-process checks never count a server that another
+// package's tests (running at the same time under turbo) started from the same bin.
+const RUN_MARK = `MCP_CHECK_TEST_RUN=${process.pid}-${Date.now()}`
+
 export function nodeTarget(
   script: string,
   args: readonly string[] = [],
   env?: Record<string, string>,
 ): CheckTarget {
-  return { kind: 'stdio', command: process.execPath, args: [script, ...args], ...(env ? { env } : {}) }
+  const [name, value] = RUN_MARK.split('=') as [string, string]
+  return { kind: 'stdio', command: process.execPath, args: [script, ...args], env: { ...env, [name]: value } }
 }
 
 /** A fresh temp dir for a server's files, removed by the returned cleanup. */
@@ -45,7 +50,9 @@ export async function processesWith(marker: string): Promise<number[]> {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
-      if (cmdline.includes(marker)) found.push(Number(entry))
+      if (cmdline.includes(marker) && readFileSync(`/proc/${entry}/environ`, 'utf8').includes(RUN_MARK)) {
+        found.push(Number(entry))
+      }
     } catch {}
   }
   return found
