@@ -1,4 +1,4 @@
-import { loadReferenceCorpus } from '../../regress/src/mcp-servers.ts'
+import { loadReferenceCorpus } from '@dsh-harden/testkit/mcp-servers'
 import { createGateway, GATEWAY_TOOLS } from './gateway-deps.ts'
 import type { MeasuredOutput, SizeResult } from './gateway-report.ts'
 import { gatewayConfig, referenceServerSet } from './gateway-servers.ts'

@@ -9,13 +9,13 @@ export {
   LazyMcp,
   type LazyMcpGateway,
 } from '@dsh-harden/lazy-mcp'
-export { Client } from '@modelcontextprotocol/sdk/client/index.js'
-export { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 export {
   REFERENCE_SERVERS,
   type ServerDescriptor,
   waitForExit,
-} from '../../regress/src/mcp-servers.ts'
+} from '@dsh-harden/testkit/mcp-servers'
+export { Client } from '@modelcontextprotocol/sdk/client/index.js'
+export { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 import * as DshMcpClientModule from '@deepseek-ai/dsh-mcp-client'
 

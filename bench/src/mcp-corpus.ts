@@ -1,6 +1,6 @@
 // The reference corpus lives in the regress package (its servers are regress' dependencies). Importing the loader by
 // relative path keeps one list of servers and launch options; its own imports resolve from regress/node_modules.
-import { loadReferenceCorpus } from '../../regress/src/mcp-servers.ts'
+import { loadReferenceCorpus } from '@dsh-harden/testkit/mcp-servers'
 
 export interface McpTool {
   readonly server: string

@@ -10,8 +10,8 @@ import ToolRuntime from '@deepseek-ai/dsh-tools'
 import { LazyMcp } from '@dsh-harden/lazy-mcp'
 import { childPids, newChildren } from '@dsh-harden/lazy-mcp/testing'
 import { HardenOverlay } from '@dsh-harden/overlay'
+import { REFERENCE_SERVERS, type ServerDescriptor, waitForExit } from '@dsh-harden/testkit/mcp-servers'
 import { startDeepSeekEndpoint } from './deepseek-endpoint.ts'
-import { REFERENCE_SERVERS, type ServerDescriptor, waitForExit } from './mcp-servers.ts'
 import type { CaseRow, RunResult } from './run-case.ts'
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type CheckReport, type CheckTarget, type ClientVerdict, checkServer } from '@dsh-harden/mcp-check'
 import { startSeed003Http } from '@dsh-harden/mcp-check/fixtures/seed-003-controller'
-import { REFERENCE_SERVERS, resolvePackageBin, type ServerDescriptor } from './mcp-servers.ts'
+import { REFERENCE_SERVERS, resolvePackageBin, type ServerDescriptor } from '@dsh-harden/testkit/mcp-servers'
 import type { CaseRow, RunResult } from './run-case.ts'
 
 /**

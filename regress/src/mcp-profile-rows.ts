@@ -1,4 +1,5 @@
 import { assertSupportedJsonSchema } from '@deepseek-ai/dsh-tools'
+import { type ListedTool, loadReferenceCorpus } from '@dsh-harden/testkit/mcp-servers'
 import {
   checkProfileContract,
   type JsonObject,
@@ -6,7 +7,6 @@ import {
   type ProfileId,
   projectParameters,
 } from '@dsh-harden/tools'
-import { type ListedTool, loadReferenceCorpus } from './mcp-servers.ts'
 import type { CaseRow } from './run-case.ts'
 
 /**

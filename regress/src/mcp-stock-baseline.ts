@@ -4,7 +4,7 @@
  * `inputSchema`)? Violations are grouped into kinds so a report can say *what* falls outside the subset.
  */
 import { assertSupportedJsonSchema, JsonSchemaError } from '@deepseek-ai/dsh-tools'
-import type { ListedTool, ServerToolList } from './mcp-servers.ts'
+import type { ListedTool, ServerToolList } from '@dsh-harden/testkit/mcp-servers'
 
 export interface ToolVerdict {
   readonly tool: string

@@ -1,4 +1,3 @@
-import { beforeAll, describe, expect, it } from 'vitest'
 import {
   isProcessAlive,
   listServerTools,
@@ -10,7 +9,8 @@ import {
   referenceServer,
   type ServerToolList,
   waitForExit,
-} from '../src/mcp-servers.ts'
+} from '@dsh-harden/testkit/mcp-servers'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { formatBaselineTable, stockBaseline } from '../src/mcp-stock-baseline.ts'
 
 const shorten = (violation: string): string => violation.replace(/ \(subset: .*\)$/, '')
