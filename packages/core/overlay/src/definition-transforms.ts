@@ -9,14 +9,38 @@ import type { RegisteredTool, RegisterMethod } from './registration.ts'
 export interface DefinitionTransform {
   /** Who added it, for diagnostics. */
   readonly name: string
-  /** The definition to register instead, or `undefined` to leave this one as it is. */
-  transform(definition: RegisteredTool): RegisteredTool | undefined
+  /**
+   * The definition to register instead, or `undefined` to leave this one as it is. `registration.source` names the
+   * plugin that registers the tool, so a transform can select DSH's own first-party tools by who registers them.
+   */
+  transform(definition: RegisteredTool, registration: Registration): RegisteredTool | undefined
+}
+
+/** Who is registering a tool, as far as the `register` call tells. */
+export interface Registration {
+  /**
+   * The registering plugin's name: cordis' `ctx.fiber.name`, i.e. the `name` the plugin (or its module) exports —
+   * `tool-bash`, `tool-pwsh`, `tool-fs` for DSH's first-party tool packages. `undefined` for a registration made from
+   * the root context, where no plugin is on the stack.
+   */
+  readonly source: string | undefined
+}
+
+/** The registering plugin's name, read from the calling context cordis binds as `this.ctx`. */
+export function registrationOf(receiver: unknown): Registration {
+  try {
+    const name = (receiver as { ctx?: { fiber?: { name?: unknown } } } | null)?.ctx?.fiber?.name
+    return { source: typeof name === 'string' && name !== 'root' ? name : undefined }
+  } catch {
+    return { source: undefined }
+  }
 }
 
 // Symbol.for, not module-local state: two copies of this module in one process must still share one registry.
 const TRANSFORMS = Symbol.for('dsh-harden.overlay.definition-transforms')
 const TRANSFORMED = Symbol.for('dsh-harden.overlay.transformed')
 const STAGE = Symbol.for('dsh-harden.overlay.transform-stage')
+const APPLYING = Symbol.for('dsh-harden.overlay.transforms-applying')
 const ORIGINAL = Symbol.for('cordis.original')
 
 interface ToolsInstance {
@@ -58,14 +82,37 @@ function transformsOf(tools: object, create: boolean): Set<DefinitionTransform> 
 export function applyDefinitionTransforms<D extends RegisteredTool>(
   tools: object | undefined,
   definition: D,
+  registration: Registration = { source: undefined },
 ): D {
   const set = tools === undefined ? undefined : transformsOf(tools, false)
   if (set === undefined || set.size === 0) return definition
   if (typeof definition !== 'object' || definition === null) return definition
   if ((definition as Slots)[TRANSFORMED] === true) return definition
   let current: RegisteredTool = definition
-  for (const transform of set) current = transform.transform(current) ?? current
+  for (const transform of set) current = transform.transform(current, registration) ?? current
   return current === definition ? definition : ({ ...current, [TRANSFORMED]: true } as unknown as D)
+}
+
+/**
+ * Applies the transforms, then calls `next` with the result. Both `register` wrappers (the overlay's guard and the
+ * transform stage) go through here, and whichever sits on top does the work: while its call runs, the one below
+ * passes the definition straight on, so every transform sees each registration once. `register` is synchronous, so
+ * the flag spans exactly that one call.
+ */
+export function withDefinitionTransforms<D extends RegisteredTool, R>(
+  tools: object | undefined,
+  definition: D,
+  registration: Registration,
+  next: (definition: D) => R,
+): R {
+  if (tools === undefined || (tools as Slots)[APPLYING] === true) return next(definition)
+  const transformed = applyDefinitionTransforms(tools, definition, registration)
+  Object.defineProperty(tools, APPLYING, { value: true, configurable: true })
+  try {
+    return next(transformed)
+  } finally {
+    delete (tools as Slots)[APPLYING]
+  }
 }
 
 interface Stage {
@@ -89,7 +136,9 @@ export function addDefinitionTransform(ctx: Context, transform: DefinitionTransf
   if (stage === undefined) {
     const previous = tools.register
     const wrapper: RegisterMethod = function register(this: unknown, definition) {
-      return previous.call(this, applyDefinitionTransforms(tools, definition))
+      return withDefinitionTransforms(tools, definition, registrationOf(this), (transformed) =>
+        previous.call(this, transformed),
+      )
     }
     stage = { count: 0, wrapper, previous, hadOwn: Object.hasOwn(tools, 'register') }
     Object.defineProperty(tools, STAGE, { value: stage, configurable: true })

@@ -4,6 +4,7 @@ export {
   addDefinitionTransform,
   applyDefinitionTransforms,
   type DefinitionTransform,
+  type Registration,
 } from './definition-transforms.ts'
 export { HardenOverlay, installOnToolsService, type OverlayConfig } from './plugin.ts'
 export { installOnToolRuntimePrototype, type ToolRuntimeClass } from './prototype.ts'

@@ -8,7 +8,7 @@ import {
   type ToolIdentity,
 } from '@dsh-harden/tools'
 import { bindContract } from './contract-definition.ts'
-import { applyDefinitionTransforms, toolsOfReceiver } from './definition-transforms.ts'
+import { registrationOf, toolsOfReceiver, withDefinitionTransforms } from './definition-transforms.ts'
 
 /** The slice of DSH's `ToolDefinition` the overlay reads; everything else passes through untouched. */
 export interface RegisteredTool {
@@ -48,16 +48,6 @@ export interface RegistrationGuardOptions {
   readonly validateArguments?: boolean | undefined
 }
 
-/** The registering plugin's name, read from the calling context cordis binds as `this.ctx`. */
-function sourceOf(receiver: unknown): string | undefined {
-  try {
-    const name = (receiver as { ctx?: { fiber?: { name?: unknown } } }).ctx?.fiber?.name
-    return typeof name === 'string' && name !== 'root' ? name : undefined
-  } catch {
-    return undefined
-  }
-}
-
 function toolNameOf(definition: RegisteredTool | undefined): string {
   try {
     const name = definition?.name
@@ -84,22 +74,24 @@ export function guardRegister<D extends RegisteredTool>(
     onRepair: options.onRepair,
   }
   return function register(this: unknown, given: D): () => void {
+    const registration = registrationOf(this)
     // Tool packages' definition transforms run first, so the contract and projection see the transformed tool.
-    const definition = applyDefinitionTransforms(toolsOfReceiver(this), given)
-    // DSH's own first check keeps its precedence: a definition it rejects for its `output` gets DSH's error, as today.
-    if (!declaresCanonicalOutput(definition)) return original.call(this, definition)
-    const identity: ToolIdentity = { tool: toolNameOf(definition), source: sourceOf(this) }
-    let contract: ToolContract
-    try {
-      contract = compileToolContract(readParameters(definition, identity), identity, enforce)
-    } catch (error) {
-      if (!(error instanceof JsonSchemaError)) throw error
-      options.onVerdict?.({ identity, error })
-      if (options.mode === 'collect') return unregisterNothing
-      throw error
-    }
-    options.onVerdict?.({ identity, error: null })
-    return original.call(this, accepted(definition, contract, options))
+    return withDefinitionTransforms(toolsOfReceiver(this), given, registration, (definition) => {
+      // DSH's own first check keeps its precedence: a definition it rejects for its `output` gets DSH's error.
+      if (!declaresCanonicalOutput(definition)) return original.call(this, definition)
+      const identity: ToolIdentity = { tool: toolNameOf(definition), source: registration.source }
+      let contract: ToolContract
+      try {
+        contract = compileToolContract(readParameters(definition, identity), identity, enforce)
+      } catch (error) {
+        if (!(error instanceof JsonSchemaError)) throw error
+        options.onVerdict?.({ identity, error })
+        if (options.mode === 'collect') return unregisterNothing
+        throw error
+      }
+      options.onVerdict?.({ identity, error: null })
+      return original.call(this, accepted(definition, contract, options))
+    })
   }
 }
 

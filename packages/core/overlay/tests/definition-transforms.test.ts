@@ -50,6 +50,32 @@ describe('definition transforms (the extension point tool packages use)', () => 
     })
   }
 
+  for (const order of ['overlay first', 'transform first', 'no overlay'] as const) {
+    it(`tells each transform which plugin registers the tool, with the ${order}`, async () => {
+      const app = await dshRuntime()
+      const seen: [string, string | undefined][] = []
+      const recording: DefinitionTransform = {
+        name: 'test-recording',
+        transform(definition, registration) {
+          seen.push([definition.name as string, registration.source])
+          return undefined
+        },
+      }
+      if (order === 'overlay first') await app.plugin(HardenOverlay)
+      await app.plugin(transformPlugin(recording))
+      if (order === 'transform first') await app.plugin(HardenOverlay)
+      await app.plugin(toolPlugin('tool-bash', tool('bash', VALID)))
+      await app.plugin(toolPlugin('third-party', tool('echo', VALID)))
+      // Registered from the root context: no plugin on the stack.
+      app.tools.register(tool('rooted', VALID))
+      expect(seen).toEqual([
+        ['bash', 'tool-bash'],
+        ['echo', 'third-party'],
+        ['rooted', undefined],
+      ])
+    })
+  }
+
   it('works without the overlay, and leaves other tools as the very same definition', async () => {
     const app = await dshRuntime()
     await app.plugin(transformPlugin(widening([])))
