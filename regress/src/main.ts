@@ -1,38 +1,49 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { parseArgs } from 'node:util'
-import { REGRESSION_CASES } from './cases.ts'
-import { cordisRows } from './cordis-rows.ts'
-import { startDeepSeekEndpoint } from './deepseek-endpoint.ts'
-import { escalationRows } from './escalation-rows.ts'
-import { gatewayRows } from './gateway-rows.ts'
-import { mcpCheckRows } from './mcp-check-rows.ts'
-import { mcpProfileRows } from './mcp-profile-rows.ts'
-import { mcpRepairRows } from './mcp-repair-rows.ts'
-import { renderTable } from './report.ts'
-import { type CaseRow, runCase } from './run-case.ts'
+import { runRegress } from './cli.ts'
+import { type Group, group } from './group.ts'
 
-const { values } = parseArgs({ options: { json: { type: 'boolean', default: false } } })
+const legacy = () => import('./legacy-groups.ts')
 
-// DSH writes an anonymous user id under DSH_HOME on the first request; keep it out of the user's home.
-const home = mkdtempSync(join(tmpdir(), 'dsh-harden-regress-'))
-process.env.DSH_HOME = home
+/**
+ * The report's sections, in order. A new group is one line here: `group(name, title, () => import('./x.ts'))`, where
+ * `x.ts` exports `run(context)` returning `Row`s (`row.ts`); `context.note(text)` adds a fact to the report header.
+ * `--only <name>` runs one group.
+ */
+const GROUPS: readonly Group[] = [
+  group(
+    'registration',
+    'plugin tools whose parameters break a DSH session when they register',
+    async () => (await legacy()).registration,
+  ),
+  group(
+    'cordis-1122',
+    '#1122: arguments a model sends as JSON text, through the real dsh-tool-cordis',
+    async () => (await legacy()).cordis,
+  ),
+  group(
+    'escalation-1149',
+    '#1149: escalation fields on the real bash/write/edit tools and sandbox',
+    async () => (await legacy()).escalation,
+  ),
+  group(
+    'mcp-schemas',
+    'the real tool lists of MCP servers under the routes’ schema rules',
+    async () => (await legacy()).schemas,
+  ),
+  group(
+    'mcp-intake',
+    'seed 000: MCP tool lists strict clients refuse; tolerant intake and the repair proxy',
+    async () => (await legacy()).intake,
+  ),
+  group(
+    'mcp-check',
+    '`dsh-harden mcp check` on a broken server and on the reference servers',
+    async () => (await legacy()).check,
+  ),
+  group(
+    'gateway',
+    'seed 004: five MCP servers behind the lazy gateway',
+    async () => (await legacy()).gateway,
+  ),
+]
 
-const endpoint = await startDeepSeekEndpoint()
-const rows: CaseRow[] = []
-try {
-  for (const testCase of REGRESSION_CASES) rows.push(await runCase(testCase, endpoint))
-  rows.push(...(await cordisRows()))
-  rows.push(...(await escalationRows()))
-  rows.push(...(await mcpProfileRows()))
-  rows.push(...(await mcpRepairRows()))
-  rows.push(...(await mcpCheckRows()))
-  rows.push(...(await gatewayRows()))
-} finally {
-  await endpoint.close()
-  rmSync(home, { recursive: true, force: true })
-}
-
-console.log(values.json ? JSON.stringify(rows, null, 2) : renderTable(rows))
-process.exitCode = rows.every((row) => row.fixed) ? 0 : 1
+await runRegress(GROUPS, process.argv.slice(2))
