@@ -1,3 +1,22 @@
+export {
+  judgeMcpOutputSchema,
+  judgeMcpSchema,
+  type McpPolicy,
+  type McpSchemaOptions,
+  type OutputVerdict,
+  type SchemaVerdict,
+} from './boundary/mcp-schema.ts'
+export { isPlainRecord, meetsMcpSchemaShape } from './boundary/mcp-shape.ts'
+export {
+  judgeMcpToolList,
+  type McpSchemaRepair,
+  type McpToolOptions,
+  type McpToolProblem,
+  type McpToolVerdict,
+  type ToolSchemaKey,
+} from './boundary/mcp-tool.ts'
+export { projectForRoute, type RouteOutcome, type RouteProjection } from './boundary/route-projection.ts'
+export { judgeRoute, type RouteVerdict } from './boundary/route-refusal.ts'
 export { type ArgumentViolation, formatArgumentViolation, ToolArgsError } from './contract/tool-args-error.ts'
 export { compileToolContract, type ToolContract } from './contract/tool-contract.ts'
 export {

@@ -43,6 +43,7 @@ export type SchemaRule =
   | 'schema-dialect-unknown'
   | 'profile-keyword'
   | 'profile-shape'
+  | 'projection-failed'
 
 /** The one-line form used in `violations[]` and in error messages. */
 export function formatViolation(violation: SchemaViolation): string {

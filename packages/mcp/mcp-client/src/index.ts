@@ -7,7 +7,7 @@ export {
 } from './install.ts'
 export { intakeToolList } from './intake.ts'
 export { describeIntake, TolerantIntake, type TolerantIntakeConfig, TolerantMcpClient } from './plugin.ts'
-export { intakeSchema, type SchemaVerdict, sdkAcceptsSchema } from './schema-intake.ts'
+export { type SdkIssue, sdkAcceptsSchema, sdkOutputCompileProblem, sdkToolIssues } from './schema-intake.ts'
 export { loadMcpSdk, type McpSdk } from './sdk-instance.ts'
 export type {
   IntakeOptions,

@@ -1,4 +1,4 @@
-import type { ProfileId, Projection, SchemaViolation, SizeLimits } from '@dsh-harden/tools'
+import type { McpPolicy, ProfileId, Projection, SchemaViolation, SizeLimits } from '@dsh-harden/tools'
 
 /** A tool as an MCP server lists it (`tools/list` result entry), before any check. */
 export interface ListedTool {
@@ -55,12 +55,12 @@ export interface IntakeResult {
 }
 
 /**
- * `contract` (default): the DSH root contract of `@dsh-harden/tools` applies, so a tool whose `inputSchema` the
- * model API would reject is isolated even when the MCP SDK accepts it, and duplicate names are isolated (DSH rejects
- * the whole list over one). `spec`: only what the MCP schema (the SDK's `ToolSchema`) rejects is repaired or
- * isolated; everything the SDK accepts passes untouched. The repair proxy uses `spec`.
+ * The MCP boundary's policy in `@dsh-harden/tools` (`McpPolicy`). `contract` (default): the DSH root contract applies,
+ * so a tool whose `inputSchema` the model API would reject is isolated even when the MCP SDK accepts it, and duplicate
+ * names are isolated (DSH rejects the whole list over one). `spec`: only what the MCP `Tool` shape rejects is
+ * repaired or isolated; everything the SDK accepts passes untouched. The repair proxy uses `spec`.
  */
-export type IntakePolicy = 'contract' | 'spec'
+export type IntakePolicy = McpPolicy
 
 export interface IntakeOptions {
   /** The server's name, for diagnostics. */

@@ -1,0 +1,31 @@
+/**
+ * What the MCP specification's `Tool` type demands of `inputSchema` / `outputSchema`, and what the official SDK's zod
+ * `ToolSchema` checks (`@modelcontextprotocol/sdk` `types.ts`): an object root (`type: "object"`), `properties` a
+ * map of objects, `required` an array of strings. A strict MCP client rejects the whole `tools/list` over one tool
+ * that misses it. The SDK stays the outside judge where it is loaded (`@dsh-harden/mcp-client` re-validates with it).
+ */
+export function meetsMcpSchemaShape(schema: unknown): boolean {
+  if (!isPlainRecord(schema) || ownField(schema, 'type') !== 'object') return false
+  const properties = ownField(schema, 'properties')
+  if (properties !== undefined) {
+    if (!isPlainRecord(properties)) return false
+    for (const key in properties) {
+      const value = properties[key]
+      if (typeof value !== 'object' || value === null) return false
+    }
+  }
+  const required = ownField(schema, 'required')
+  return required === undefined || (Array.isArray(required) && required.every((n) => typeof n === 'string'))
+}
+
+/** A plain object (not an array, class instance or null): what a listed tool and its schemas must be. */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
+/** Own-key read that never reaches the prototype chain (a key may be `__proto__` or `constructor`). */
+export function ownField(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined
+}
