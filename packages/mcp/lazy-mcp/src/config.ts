@@ -25,8 +25,10 @@ export interface StdioServerConfig extends ServerBase {
   readonly transport: 'stdio'
   readonly command: string
   readonly args: readonly string[]
-  /** Merged over the scrubbed parent environment; values are never logged or cached. */
+  /** Set over the default environment; values are never logged or cached. */
   readonly env: Readonly<Record<string, string>>
+  /** Parent variables this server may see beyond the default set (names, exact). */
+  readonly passEnv?: readonly string[] | undefined
   readonly cwd?: string | undefined
 }
 
@@ -50,6 +52,10 @@ export interface LazyMcpConfig {
   readonly cachePath?: string | undefined
   /** `host:port` of the status HTTP server (`127.0.0.1:0` picks a free port); absent: no status server. */
   readonly statusListen?: string | undefined
+  /** `statusListen` on a non-loopback address is refused unless this is true (then a warning is logged). */
+  readonly statusAllowNonLoopback?: boolean | undefined
+  /** Parent environment variables every stdio server may see beyond the default set (names, exact). */
+  readonly passEnv?: readonly string[] | undefined
   /** Standard `mcpServers` files to import, in order (later wins). */
   readonly configPaths?: readonly string[] | undefined
   /** An inline standard `mcpServers` map; wins over every `configPaths` file. */
@@ -69,6 +75,7 @@ export interface ServerOverride {
   readonly command?: string | undefined
   readonly args?: readonly string[] | undefined
   readonly env?: Readonly<Record<string, string>> | undefined
+  readonly passEnv?: readonly string[] | undefined
   readonly cwd?: string | undefined
   readonly url?: string | undefined
   readonly headers?: Readonly<Record<string, string>> | undefined
@@ -99,6 +106,8 @@ export const TOP_KEYS: ReadonlySet<string> = new Set([
   'callTimeoutMs',
   'cachePath',
   'statusListen',
+  'statusAllowNonLoopback',
+  'passEnv',
   'configPaths',
   'mcpServers',
   'servers',
@@ -114,6 +123,7 @@ const SERVER_KEYS = new Set([
   'command',
   'args',
   'env',
+  'passEnv',
   'cwd',
   'url',
   'headers',
@@ -124,12 +134,45 @@ const OVERRIDE_KEYS = new Set(
 
 function rejectUnknownKeys(value: Json, allowed: ReadonlySet<string>, path: string): void {
   for (const key of Object.keys(value)) {
-    if (!allowed.has(key))
-      throw new LazyMcpConfigError(
-        join(path, key),
-        `unknown setting; expected one of ${[...allowed].map((name) => `\`${name}\``).join(', ')}`,
-      )
+    if (allowed.has(key)) continue
+    const guess = closestName(key, allowed)
+    throw new LazyMcpConfigError(
+      join(path, key),
+      guess !== undefined
+        ? `unknown setting; did you mean \`${guess}\`?`
+        : `unknown setting; expected one of ${[...allowed].map((name) => `\`${name}\``).join(', ')}`,
+    )
   }
+}
+
+/** Edit distance (insert, delete, substitute, swap adjacent), capped: only short names are compared. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3 || a.length > 64 || b.length > 64) return Number.POSITIVE_INFINITY
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i])
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, rows[i - 2]![j - 2]! + 1)
+      rows[i]![j] = best
+    }
+  return rows[a.length]![b.length]!
+}
+
+/** The known name a misspelt key most likely meant (case-insensitive, at most 2 edits), if one stands out. */
+export function closestName(key: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined
+  let bestDistance = 3
+  for (const name of known) {
+    const distance = editDistance(key.toLowerCase(), name.toLowerCase())
+    if (distance < bestDistance) {
+      best = name
+      bestDistance = distance
+    }
+  }
+  return best
 }
 
 function join(path: string, key: string | number): string {
@@ -179,6 +222,18 @@ export function readMs(value: unknown, path: string, min: number): number {
       `must be an integer number of milliseconds in ${min}…${MAX_TIMER_DELAY_MS}, got ${JSON.stringify(value)}`,
     )
   return value
+}
+
+/** Environment variable names (`passEnv`): exact names, no patterns, so what a server sees is never a surprise. */
+export function readEnvNames(value: unknown, path: string): string[] {
+  return readStringArray(value, path).map((name, index) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new LazyMcpConfigError(
+        join(path, index),
+        `must be an environment variable name (letters, digits, _), got ${JSON.stringify(name)}`,
+      )
+    return name
+  })
 }
 
 function readBoolean(value: unknown, path: string): boolean {
@@ -238,11 +293,12 @@ export function parseServer(value: unknown, path: string): ServerConfig {
       command: readString(value.command, join(path, 'command'), 'stdio servers need the command to run'),
       args: value.args === undefined ? [] : readStringArray(value.args, join(path, 'args')),
       env: value.env === undefined ? {} : readStringMap(value.env, join(path, 'env')),
+      ...(value.passEnv === undefined ? {} : { passEnv: readEnvNames(value.passEnv, join(path, 'passEnv')) }),
       ...(value.cwd === undefined ? {} : { cwd: readString(value.cwd, join(path, 'cwd'), 'a directory') }),
     }
   }
   if (transport === 'streamable-http') {
-    for (const key of ['command', 'args', 'env', 'cwd'])
+    for (const key of ['command', 'args', 'env', 'passEnv', 'cwd'])
       if (value[key] !== undefined)
         throw new LazyMcpConfigError(join(path, key), 'applies to stdio servers, not streamable-http')
     return {
@@ -270,6 +326,7 @@ function parseOverride(value: unknown, path: string): ServerOverride {
     else if (key === 'lifecycle') out[key] = readLifecycle(item, at)
     else if (key === 'idleDisconnectMs') out[key] = readMs(item, at, MIN_IDLE_DISCONNECT_MS)
     else if (key === 'args') out[key] = readStringArray(item, at)
+    else if (key === 'passEnv') out[key] = readEnvNames(item, at)
     else if (key === 'env' || key === 'headers') out[key] = readStringMap(item, at)
     else if (key === 'url') out[key] = readUrl(item, at)
     else out[key] = readString(item, at, key)
@@ -328,6 +385,11 @@ export function parseConfig(value: unknown): LazyMcpConfig {
     callTimeoutMs: min('callTimeoutMs', 1),
     cachePath:
       value.cachePath === undefined ? undefined : readString(value.cachePath, 'cachePath', 'a file path'),
+    statusAllowNonLoopback:
+      value.statusAllowNonLoopback === undefined
+        ? undefined
+        : readBoolean(value.statusAllowNonLoopback, 'statusAllowNonLoopback'),
+    passEnv: value.passEnv === undefined ? undefined : readEnvNames(value.passEnv, 'passEnv'),
     statusListen:
       value.statusListen === undefined
         ? undefined

@@ -13,6 +13,8 @@ export interface CreateGatewayOptions {
   readonly cwd?: string | undefined
   readonly logger?: GatewayLogger | undefined
   readonly readFile?: ImportContext['readFile']
+  /** Where the configuration came from (a file path), named in the "no servers configured" warning. */
+  readonly where?: string | undefined
   /** Start eager / keep-alive servers (in the background). Default true. */
   readonly start?: boolean | undefined
 }
@@ -40,13 +42,24 @@ export async function createGateway(
   const home = options.home ?? homedir()
   const logger = options.logger ?? SILENT_LOGGER
   const cwd = options.cwd ?? process.cwd()
-  const { servers, warnings } = await resolveServers(config, {
+  const resolved = await resolveServers(config, {
     env,
     home,
     cwd,
     readFile: options.readFile,
   })
+  const warnings = [...resolved.warnings]
+  if (resolved.servers.length === 0)
+    warnings.push(
+      `no servers configured in ${options.where ?? 'the configuration'}; add \`mcpServers\` (a map of name → { command | url }), \`servers\` or \`configPaths\``,
+    )
   for (const warning of warnings) logger.warn(`lazy-mcp: ${warning}`)
+  // The gateway-wide passEnv comes first; a server's own list adds to it.
+  const servers = resolved.servers.map((server) =>
+    server.transport === 'stdio' && config.passEnv !== undefined
+      ? { ...server, passEnv: [...config.passEnv, ...(server.passEnv ?? [])] }
+      : server,
+  )
   const gateway = new LazyMcpGateway({
     servers,
     cachePath: resolveCachePath(

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { isAbsolute, resolve } from 'node:path'
 import {
+  closestName,
   isPlainObject,
   type LazyMcpConfig,
   LazyMcpConfigError,
@@ -137,7 +138,15 @@ export function translateStandardEntry(
     }
     return parseServer(server, path)
   }
-  throw new LazyMcpConfigError(path, 'has neither `command` (stdio) nor `url` (Streamable HTTP)')
+  const misspelt = Object.keys(entry)
+    .map((key) => ({ key, guess: closestName(key, ['command', 'url', 'args', 'env', 'headers', 'cwd']) }))
+    .find(({ key, guess }) => guess !== undefined && guess !== key)
+  throw new LazyMcpConfigError(
+    path,
+    misspelt === undefined
+      ? 'has neither `command` (stdio) nor `url` (Streamable HTTP); add one'
+      : `has neither \`command\` (stdio) nor \`url\` (Streamable HTTP): unknown key \`${misspelt.key}\`; did you mean \`${misspelt.guess}\`?`,
+  )
 }
 
 /** Keys of a standard entry this gateway ignores, for a one-line notice. */

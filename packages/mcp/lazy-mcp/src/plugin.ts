@@ -86,10 +86,14 @@ export async function apply(ctx: LazyMcpContext, config: unknown): Promise<void>
   }
   let status: StatusServer | undefined
   if (parsed.statusListen !== undefined) {
-    status = await startStatusServer(gateway, { listen: parsed.statusListen })
+    status = await startStatusServer(gateway, {
+      listen: parsed.statusListen,
+      allowNonLoopback: parsed.statusAllowNonLoopback,
+      warn: (line) => logger.warn(line),
+    })
     const server = status
     ctx.effect(() => () => server.close(), 'lazy-mcp.status')
-    logger.info(`lazy-mcp: status at ${status.url}/lazy-mcp/`)
+    logger.info(`lazy-mcp: status panel at ${status.panelUrl}`)
   }
   activations.set(ctx, { gateway, status })
 }

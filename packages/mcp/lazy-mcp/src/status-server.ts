@@ -3,6 +3,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import {
+  bearerToken,
+  checkListenAddress,
+  cookieValue,
+  hostAllowList,
+  newAccessToken,
+  refuseByHeaders,
+  tokenMatches,
+} from '@dsh-harden/mcp-repair'
 import { MAX_TIMER_DELAY_MS, MIN_IDLE_DISCONNECT_MS, parseListen } from './config.ts'
 import type { GatewayStatusSource } from './status-types.ts'
 
@@ -14,16 +23,29 @@ export const PANEL_PREFIX = '/lazy-mcp/'
 /** The panel's static files (owned by the panel): `packages/mcp/lazy-mcp/panel/`. */
 export const DEFAULT_PANEL_DIR = fileURLToPath(new URL('../panel/', import.meta.url))
 
-/** A route hook run before the built-in ones; return true when it handled the request. */
+/** The query parameter that carries the per-start token in the printed panel URL. */
+export const TOKEN_PARAM = 'token'
+
+/**
+ * A route hook run before the built-in ones (after the Host/Origin check); return true when it handled the request.
+ * `authorized` says whether the request carried this start's token; a hook that changes state must require it.
+ */
 export type ExtraRoute = (
   request: IncomingMessage,
   response: ServerResponse,
   url: URL,
+  access: { readonly authorized: boolean },
 ) => boolean | Promise<boolean>
 
 export interface StatusServerOptions {
   /** `host:port`; default `127.0.0.1:0` (a free loopback port). */
   readonly listen?: string | undefined
+  /** Listening on a non-loopback address is refused unless this is set (then a warning is logged). */
+  readonly allowNonLoopback?: boolean | undefined
+  /** More host names the server may be reached by (a reverse proxy's name, say); loopback names always are. */
+  readonly allowedHosts?: readonly string[] | undefined
+  /** Where warnings go (default: stderr). */
+  readonly warn?: ((line: string) => void) | undefined
   /** Where the panel's static files are; default {@link DEFAULT_PANEL_DIR}. Missing directory: 404 for the panel. */
   readonly panelDir?: string | undefined
   readonly extraRoutes?: readonly ExtraRoute[] | undefined
@@ -32,6 +54,10 @@ export interface StatusServerOptions {
 export interface StatusServer {
   /** Base URL, e.g. `http://127.0.0.1:41234`; the state is at `${url}/lazy-mcp/state`, the panel at `${url}/lazy-mcp/`. */
   readonly url: string
+  /** The panel URL with this start's token (`…/lazy-mcp/?token=…`): print it for the user, like Jupyter does. */
+  readonly panelUrl: string
+  /** This start's token: `Authorization: Bearer <token>` on every state request from a program. */
+  readonly token: string
   close(): Promise<void>
 }
 
@@ -114,19 +140,20 @@ export function parseIdleBody(text: string): number {
   return ms
 }
 
-/** A write from a page on another origin is refused (DNS rebinding, cross-site form posts). */
-function crossOrigin(request: IncomingMessage): boolean {
-  const origin = request.headers.origin
-  if (origin === undefined) return false
+/** The panel-relative file a path names; a path that does not decode, or holds a NUL, is a 400. */
+function panelFile(pathname: string): string {
+  let relative: string
   try {
-    return new URL(origin).host !== request.headers.host
+    relative = decodeURIComponent(pathname.slice(PANEL_PREFIX.length))
   } catch {
-    return true
+    throw new HttpError(400, `malformed percent-encoding in path ${JSON.stringify(pathname)}`)
   }
+  if (relative.includes('\0')) throw new HttpError(400, 'a NUL byte in the path')
+  return relative || 'index.html'
 }
 
 async function servePanel(dir: string, pathname: string, response: ServerResponse): Promise<boolean> {
-  const relative = decodeURIComponent(pathname.slice(PANEL_PREFIX.length)) || 'index.html'
+  const relative = panelFile(pathname)
   const root = resolve(dir)
   const file = resolve(root, normalize(relative))
   if (file !== root && !file.startsWith(root + sep)) return false
@@ -150,22 +177,51 @@ async function servePanel(dir: string, pathname: string, response: ServerRespons
  * The gateway's status HTTP server: `GET /lazy-mcp/state` (a snapshot; reading never wakes a server),
  * `POST /lazy-mcp/state { idleDisconnectMs }` (validated before anything is written), `DELETE /lazy-mcp/state`
  * (drop the override), and the panel's static files under `/lazy-mcp/`.
+ *
+ * Every request is checked in this order: `Host` on the allow-list (loopback names, the listen address, and
+ * `allowedHosts`), `Origin` (when sent) on the same list, then for the state route this start's token: a bearer
+ * header, or the `HttpOnly; SameSite=Strict` cookie the panel receives when opened through {@link StatusServer.panelUrl}.
+ * The state names servers and their last errors, so reading it needs the token as well as writing.
  */
 export async function startStatusServer(
   source: GatewayStatusSource,
   options: StatusServerOptions = {},
 ): Promise<StatusServer> {
   const { host, port } = parseListen(options.listen ?? '127.0.0.1:0')
+  const warning = checkListenAddress(
+    host,
+    options.allowNonLoopback === true,
+    'lazy-mcp status',
+    'statusAllowNonLoopback: true',
+  )
   const panelDir = options.panelDir ?? DEFAULT_PANEL_DIR
+  const token = newAccessToken()
+  let hosts = hostAllowList(host, port, options.allowedHosts)
+  let cookie = ''
+  const authorized = (request: IncomingMessage): boolean =>
+    tokenMatches(bearerToken(request.headers) ?? cookieValue(request.headers, cookie), token)
+
   const server = createServer(async (request, response) => {
     try {
-      const url = new URL(request.url ?? '/', 'http://status.invalid')
-      for (const route of options.extraRoutes ?? []) if (await route(request, response, url)) return
+      const refusal = refuseByHeaders(request.headers, hosts)
+      if (refusal !== undefined) throw new HttpError(403, refusal)
+      let url: URL
+      try {
+        url = new URL(request.url ?? '/', 'http://status.invalid')
+      } catch {
+        throw new HttpError(400, 'malformed request target')
+      }
+      const access = { authorized: authorized(request) }
+      for (const route of options.extraRoutes ?? []) if (await route(request, response, url, access)) return
       if (url.pathname === STATE_PATH) {
+        if (!access.authorized)
+          throw new HttpError(
+            401,
+            "this start's token is required: open the panel URL the gateway printed, or send Authorization: Bearer <token>",
+          )
         if (request.method === 'GET' || request.method === 'HEAD')
           return send(response, 200, source.snapshot())
         if (request.method === 'POST' || request.method === 'DELETE') {
-          if (crossOrigin(request)) throw new HttpError(403, 'cross-origin writes are refused')
           if (request.method === 'POST')
             await source.setIdleDisconnectMs(parseIdleBody(await readBody(request)))
           else await source.clearIdleDisconnectMs()
@@ -175,7 +231,21 @@ export async function startStatusServer(
         throw new HttpError(405, `${request.method} is not allowed on ${STATE_PATH}`)
       }
       if (request.method === 'GET' && url.pathname === '/lazy-mcp') {
-        response.writeHead(302, { location: PANEL_PREFIX })
+        response.writeHead(302, { location: PANEL_PREFIX + url.search })
+        response.end()
+        return
+      }
+      const presented = url.searchParams.get(TOKEN_PARAM)
+      if (request.method === 'GET' && url.pathname === PANEL_PREFIX && presented !== null) {
+        // The printed URL's token becomes a same-site, script-invisible cookie; the address bar loses the token.
+        if (!tokenMatches(presented, token))
+          throw new HttpError(401, 'wrong token: open the panel URL the gateway printed at this start')
+        url.searchParams.delete(TOKEN_PARAM)
+        response.writeHead(303, {
+          location: PANEL_PREFIX + url.search,
+          'set-cookie': `${cookie}=${token}; Path=/lazy-mcp; HttpOnly; SameSite=Strict`,
+          'cache-control': 'no-store',
+        })
         response.end()
         return
       }
@@ -200,9 +270,16 @@ export async function startStatusServer(
     })
   })
   const address = server.address() as AddressInfo
+  // Port 0 picked a free port: the allow-list and the cookie name use the real one.
+  hosts = hostAllowList(host, address.port, options.allowedHosts)
+  cookie = `lazy-mcp-token-${address.port}`
+  if (warning !== undefined) (options.warn ?? ((line) => process.stderr.write(`${line}\n`)))(warning)
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const url = `http://${shownHost}:${address.port}`
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
+    panelUrl: `${url}${PANEL_PREFIX}?${TOKEN_PARAM}=${token}`,
+    token,
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections()

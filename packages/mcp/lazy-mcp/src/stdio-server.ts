@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { isPlainObject, LazyMcpConfigError, TOP_KEYS } from './config.ts'
+import { closestName, isPlainObject, LazyMcpConfigError, TOP_KEYS } from './config.ts'
 import { createGateway } from './create.ts'
 import type { GatewayLogger, LazyMcpGateway } from './gateway.ts'
 import { GATEWAY_TOOLS } from './gateway-tools.ts'
@@ -31,9 +31,11 @@ export async function readGatewayConfigFile(file: string): Promise<Record<string
   const native = Object.keys(parsed).every((key) => TOP_KEYS.has(key))
   if (native) return { ...parsed }
   if (parsed.mcpServers !== undefined) return { mcpServers: parsed.mcpServers }
+  const unknown = Object.keys(parsed).find((key) => !TOP_KEYS.has(key))!
+  const guess = closestName(unknown, [...TOP_KEYS])
   throw new LazyMcpConfigError(
     file,
-    `is neither a lazy-mcp configuration nor a file with \`mcpServers\` (unknown key ${JSON.stringify(Object.keys(parsed).find((key) => !TOP_KEYS.has(key)))})`,
+    `is neither a lazy-mcp configuration nor a file with \`mcpServers\`: unknown key ${JSON.stringify(unknown)}${guess === undefined ? '' : `; did you mean \`${guess}\`?`}`,
   )
 }
 
@@ -69,6 +71,7 @@ export async function serveGatewayOverStdio(options: StdioGatewayOptions): Promi
     env: options.env,
     cwd: dirname(file),
     logger: options.logger,
+    where: file,
   })
   const server = new Server(
     { name: 'dsh-harden-lazy-mcp', version: '0.1.0' },
@@ -102,8 +105,12 @@ export async function serveGatewayOverStdio(options: StdioGatewayOptions): Promi
   })
   let status: StatusServer | undefined
   if (config.statusListen !== undefined) {
-    status = await startStatusServer(gateway, { listen: config.statusListen })
-    options.logger?.info(`lazy-mcp: status at ${status.url}/lazy-mcp/`)
+    status = await startStatusServer(gateway, {
+      listen: config.statusListen,
+      allowNonLoopback: config.statusAllowNonLoopback,
+      ...(options.logger ? { warn: (line: string) => options.logger?.warn(line) } : {}),
+    })
+    options.logger?.info(`lazy-mcp: status panel at ${status.panelUrl}`)
   }
   const transport = new StdioServerTransport(
     (options.input ?? process.stdin) as never,

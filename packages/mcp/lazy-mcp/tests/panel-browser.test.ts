@@ -112,7 +112,7 @@ describe.skipIf(SKIP)('status panel in headless Chromium', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text())
     })
-    await page.goto(`${status.url}/lazy-mcp/?poll=${POLL_MS}&inUse=${IN_USE_MS}`)
+    await page.goto(`${status.panelUrl}&poll=${POLL_MS}&inUse=${IN_USE_MS}`)
     await page.waitForSelector('tr[data-server="everything"]')
     expect(errors).toEqual([])
     return page
@@ -189,7 +189,11 @@ describe.skipIf(SKIP)('status panel in headless Chromium', () => {
     expect(await page.locator('tr[data-server="memory"]').textContent()).toMatch(/60 s \(own\)/)
     const text = (await page.textContent('body')) ?? ''
     const html = await page.content()
-    const state = JSON.stringify(await (await fetch(`${status.url}/lazy-mcp/state`)).json())
+    const state = JSON.stringify(
+      await (
+        await fetch(`${status.url}/lazy-mcp/state`, { headers: { authorization: `Bearer ${status.token}` } })
+      ).json(),
+    )
     for (const secret of [MISSING_COMMAND, CANARY, EVERYTHING_BIN, process.execPath, 'MEMORY_FILE_PATH']) {
       expect(text).not.toContain(secret)
       expect(html).not.toContain(secret)

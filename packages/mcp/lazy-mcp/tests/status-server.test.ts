@@ -1,4 +1,5 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises'
+import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -42,12 +43,49 @@ async function setup(options: { panel?: boolean } = {}) {
     ],
   })
   cleanups.push(() => server.close())
-  return { gateway, url: server.url, settings: join(temp.dir, 'lazy-mcp', 'settings.json'), cachePath }
+  tokens.set(server.url, server.token)
+  return {
+    gateway,
+    server,
+    url: server.url,
+    settings: join(temp.dir, 'lazy-mcp', 'settings.json'),
+    cachePath,
+  }
 }
 
-const state = (url: string, init?: RequestInit) => fetch(`${url}/lazy-mcp/state`, init)
+/** Each server's token by URL, so the helpers below authenticate like a program holding the printed token. */
+const tokens = new Map<string, string>()
+const state = (url: string, init: RequestInit = {}) =>
+  fetch(`${url}/lazy-mcp/state`, {
+    ...init,
+    headers: { authorization: `Bearer ${tokens.get(url)}`, ...(init.headers as Record<string, string>) },
+  })
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
   state(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } })
+
+/** A raw HTTP request with exactly these headers (fetch would not let a test forge `Host`). */
+function raw(
+  url: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((done, fail) => {
+    const request = httpRequest(
+      new URL(path, url),
+      { method: options.method ?? 'GET', headers: options.headers, setHost: false },
+      (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          body += chunk
+        })
+        response.on('end', () => done({ status: response.statusCode ?? 0, headers: response.headers, body }))
+      },
+    )
+    request.on('error', fail)
+    request.end(options.body)
+  })
+}
 const exists = (path: string) =>
   stat(path).then(
     () => true,
@@ -136,9 +174,109 @@ describe('status server', () => {
       'javascript',
     )
     expect((await fetch(`${withPanel.url}/lazy-mcp/%2e%2e%2fsettings.json`)).status).toBe(404)
+    // Malformed paths are the client's mistake (400), never a crash (500).
+    for (const path of ['/lazy-mcp/%E0%A4%A', '/lazy-mcp/%', '/lazy-mcp/a%00b'])
+      expect((await fetch(`${withPanel.url}${path}`)).status, path).toBe(400)
     expect((await fetch(`${withPanel.url}/lazy-mcp/..%2f..%2fpackage.json`)).status).toBe(404)
     expect(await (await fetch(`${withPanel.url}/lazy-mcp/extra`)).text()).toBe('extra GET')
     const without = await setup()
     expect((await fetch(`${without.url}/lazy-mcp/`)).status).toBe(404)
+  })
+
+  it('refuses forged Host and Origin pairs before anything is read or written', async () => {
+    const { url, server, settings } = await setup()
+    const port = new URL(url).port
+    const auth = { authorization: `Bearer ${server.token}` }
+    const body = JSON.stringify({ idleDisconnectMs: 5000 })
+    const cases: [string, Record<string, string>, number][] = [
+      ['loopback host, no origin', { host: `127.0.0.1:${port}` }, 200],
+      ['localhost name', { host: `localhost:${port}`, origin: `http://localhost:${port}` }, 200],
+      // DNS rebinding: the page's origin and the Host header agree, and both name the attacker.
+      ['rebinding', { host: `attacker.example:${port}`, origin: `http://attacker.example:${port}` }, 403],
+      ['rebinding, no origin', { host: `attacker.example:${port}` }, 403],
+      ['other port', { host: `127.0.0.1:1` }, 403],
+      ['foreign origin', { host: `127.0.0.1:${port}`, origin: 'http://evil.example' }, 403],
+      ['null origin', { host: `127.0.0.1:${port}`, origin: 'null' }, 403],
+      ['other local port', { host: `127.0.0.1:${port}`, origin: 'http://127.0.0.1:1' }, 403],
+      ['https origin', { host: `127.0.0.1:${port}`, origin: `https://127.0.0.1:${port}` }, 403],
+      ['userinfo host', { host: `evil@127.0.0.1:${port}` }, 403],
+    ]
+    for (const [what, headers, status] of cases) {
+      const read = await raw(url, '/lazy-mcp/state', { headers: { ...headers, ...auth } })
+      expect(read.status, `GET ${what}`).toBe(status)
+      const write = await raw(url, '/lazy-mcp/state', {
+        method: 'POST',
+        headers: { ...headers, ...auth, 'content-type': 'application/json' },
+        body,
+      })
+      expect(write.status, `POST ${what}`).toBe(status)
+      if (status === 403) {
+        expect(write.body).toMatch(/Host|Origin/)
+        expect(write.body).not.toContain('servers')
+      }
+      await raw(url, '/lazy-mcp/state', { method: 'DELETE', headers: { host: `127.0.0.1:${port}`, ...auth } })
+    }
+    expect(await exists(settings)).toBe(false)
+  })
+
+  it("the state needs this start's token; the printed panel URL turns it into a same-site cookie", async () => {
+    const { url, server, gateway } = await setup({ panel: true })
+    const host = { host: new URL(url).host }
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      const response = await raw(url, '/lazy-mcp/state', {
+        method,
+        headers: host,
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      })
+      expect(response.status, method).toBe(401)
+      expect(response.body).toContain('token')
+    }
+    const wrong = await raw(url, '/lazy-mcp/state', {
+      headers: { ...host, authorization: `Bearer ${'x'.repeat(server.token.length)}` },
+    })
+    expect(wrong.status).toBe(401)
+    expect(gateway.snapshot().idleOverride).toBe(false)
+
+    expect(server.panelUrl).toBe(`${url}/lazy-mcp/?token=${server.token}`)
+    expect(server.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    const bootstrap = await raw(url, `/lazy-mcp/?token=${server.token}&poll=500`, { headers: host })
+    expect(bootstrap.status).toBe(303)
+    expect(bootstrap.headers.location).toBe('/lazy-mcp/?poll=500')
+    const cookie = String(bootstrap.headers['set-cookie'])
+    expect(cookie).toMatch(/HttpOnly/)
+    expect(cookie).toMatch(/SameSite=Strict/)
+    const pair = cookie.split(';')[0]!
+    const withCookie = await raw(url, '/lazy-mcp/state', { headers: { ...host, cookie: pair } })
+    expect(withCookie.status).toBe(200)
+    expect(JSON.parse(withCookie.body)).toHaveProperty('servers')
+    expect((await raw(url, '/lazy-mcp/?token=nope', { headers: host })).status).toBe(401)
+    // The cookie does not help a request from another origin.
+    const crossSite = await raw(url, '/lazy-mcp/state', {
+      method: 'DELETE',
+      headers: { ...host, cookie: pair, origin: 'http://evil.example' },
+    })
+    expect(crossSite.status).toBe(403)
+  })
+
+  it('listening on a non-loopback address needs the explicit flag, and warns', async () => {
+    const gateway = new LazyMcpGateway({ servers: [], cachePath: join((await tempDir()).dir, 'c.json') })
+    cleanups.push(() => gateway.dispose())
+    await expect(startStatusServer(gateway, { listen: '0.0.0.0:0' })).rejects.toThrow(
+      /not a loopback address.*statusAllowNonLoopback/,
+    )
+    const warnings: string[] = []
+    const open = await startStatusServer(gateway, {
+      listen: '0.0.0.0:0',
+      allowNonLoopback: true,
+      warn: (line) => warnings.push(line),
+    })
+    cleanups.push(() => open.close())
+    expect(warnings).toEqual([expect.stringMatching(/reachable from other machines/)])
+    // Still only names this machine is reached by: a rebinding host is refused on a wildcard bind too.
+    const port = new URL(open.url).port
+    const refused = await raw(`http://127.0.0.1:${port}`, '/lazy-mcp/state', {
+      headers: { host: `attacker.example:${port}`, authorization: `Bearer ${open.token}` },
+    })
+    expect(refused.status).toBe(403)
   })
 })

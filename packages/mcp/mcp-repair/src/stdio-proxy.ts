@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import type { Readable, Writable } from 'node:stream'
+import { childEnvironment } from './child-env.ts'
+import { LineSplitter, type OversizeLine, oversizeText } from './lines.ts'
+import { describeSpawnError, STDERR_TAIL_CHARS, stderrTail } from './process-errors.ts'
 import { describeRepair, rewriteToolsListText } from './rewrite.ts'
 import { CONNECTION_CLOSED, errorResponse, INTERNAL_ERROR, idOfMalformed, RequestTracker } from './tracker.ts'
 
@@ -11,8 +14,17 @@ import { CONNECTION_CLOSED, errorResponse, INTERNAL_ERROR, idOfMalformed, Reques
 export interface StdioRepairOptions {
   readonly command: string
   readonly args?: readonly string[] | undefined
-  readonly env?: NodeJS.ProcessEnv | undefined
+  /** The server's own variables, set over the default environment (see `childEnvironment`). */
+  readonly env?: Readonly<Record<string, string>> | undefined
+  /** Parent variables the server may see beyond the default set. */
+  readonly passEnv?: readonly string[] | undefined
+  /** The environment the defaults and `passEnv` are read from (default `process.env`). */
+  readonly parentEnv?: Readonly<Record<string, string | undefined>> | undefined
   readonly cwd?: string | undefined
+  /** Where the server's stderr is copied (default `process.stderr`); its tail is kept for exit messages. */
+  readonly stderr?: Writable | undefined
+  /** Longest server line accepted (default 32 MiB); a longer answer becomes a JSON-RPC error to its request. */
+  readonly maxLineBytes?: number | undefined
   /** What the client writes (default `process.stdin`). */
   readonly input?: Readable | undefined
   /** Where the client reads (default `process.stdout`). */
@@ -27,35 +39,6 @@ export interface StdioRepair {
   readonly child: ChildProcess
   /** Resolves with the exit code to use once the upstream is gone and every pending request was answered. */
   readonly exited: Promise<number>
-}
-
-/** Splits a byte stream into lines without re-scanning what was already searched (a 10 MB line stays linear). */
-class LineSplitter {
-  private parts: Buffer[] = []
-
-  push(chunk: Buffer, onLine: (line: Buffer) => void): void {
-    let start = 0
-    for (;;) {
-      const newline = chunk.indexOf(0x0a, start)
-      if (newline === -1) break
-      const piece = chunk.subarray(start, newline + 1)
-      if (this.parts.length === 0) onLine(piece)
-      else {
-        this.parts.push(piece)
-        onLine(Buffer.concat(this.parts))
-        this.parts = []
-      }
-      start = newline + 1
-    }
-    if (start < chunk.length) this.parts.push(chunk.subarray(start))
-  }
-
-  rest(): Buffer | undefined {
-    if (this.parts.length === 0) return undefined
-    const rest = Buffer.concat(this.parts)
-    this.parts = []
-    return rest
-  }
 }
 
 function parse(line: string): { ok: true; value: unknown } | { ok: false } {
@@ -75,10 +58,16 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
   const server = options.server ?? options.command.split(/[\\/]/).pop() ?? options.command
   const tracker = new RequestTracker()
   const child = spawn(options.command, [...(options.args ?? [])], {
-    env: options.env ?? process.env,
+    env: childEnvironment(options.parentEnv ?? process.env, { env: options.env, passEnv: options.passEnv }),
     cwd: options.cwd,
-    stdio: ['pipe', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   })
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    ;(options.stderr ?? process.stderr).write(chunk)
+    stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)
+  })
+  let clientEnded = false
 
   const write = (text: string | Buffer) => {
     if (!output.write(text)) {
@@ -88,24 +77,44 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
   }
 
   // Client → server: forward every byte as it arrives; read the lines only to know which requests are pending.
-  const fromClient = new LineSplitter()
+  const fromClient = new LineSplitter({
+    maxBytes: options.maxLineBytes,
+    onLine: (line) => {
+      const parsed = parse(line.toString('utf8'))
+      if (parsed.ok) tracker.sent(parsed.value)
+    },
+    // Still forwarded: the server decides what to do with a request this large; we just do not track it.
+    onOversize: (line) => log(`the client sent a line of ${line.bytes} bytes; forwarded without reading it`),
+  })
   const onInput = (chunk: Buffer) => {
     if (child.stdin?.writable && !child.stdin.write(chunk)) {
       input.pause()
       child.stdin.once('drain', () => input.resume())
     }
-    fromClient.push(chunk, (line) => {
-      const parsed = parse(line.toString('utf8'))
-      if (parsed.ok) tracker.sent(parsed.value)
-    })
+    fromClient.push(chunk)
   }
-  const onInputEnd = () => child.stdin?.end()
+  const onInputEnd = () => {
+    clientEnded = true
+    child.stdin?.end()
+  }
   input.on('data', onInput)
   input.once('end', onInputEnd)
   child.stdin?.on('error', (error) => log(`writing to the upstream failed: ${error.message}`))
 
   // Server → client: lines pass as they are, unless they answer a pending tools/list and a tool needs a repair.
-  const fromServer = new LineSplitter()
+  const onOversizeServerLine = (line: OversizeLine) => {
+    const owner = idOfMalformed(oversizeText(line), tracker)
+    if (owner === undefined) {
+      log(`the upstream wrote a line of ${line.bytes} bytes, over the limit; dropped`)
+      return
+    }
+    log(
+      `the upstream answered ${owner.method} (id ${JSON.stringify(owner.id)}) with ${line.bytes} bytes, over the limit; answered the client with a JSON-RPC error`,
+    )
+    write(
+      `${errorResponse(owner.id, INTERNAL_ERROR, `dsh-harden mcp repair: the upstream MCP server's answer to ${owner.method} is ${line.bytes} bytes, over the line limit`, { bytes: line.bytes })}\n`,
+    )
+  }
   const onServerLine = (line: Buffer) => {
     if (tracker.size === 0) {
       write(line)
@@ -142,15 +151,19 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
     tracker.answered(parsed.value)
     write(line)
   }
-  child.stdout?.on('data', (chunk: Buffer) => fromServer.push(chunk, onServerLine))
+  const fromServer = new LineSplitter({
+    maxBytes: options.maxLineBytes,
+    onLine: onServerLine,
+    onOversize: onOversizeServerLine,
+  })
+  child.stdout?.on('data', (chunk: Buffer) => fromServer.push(chunk))
 
   const exited = new Promise<number>((resolve) => {
     let settled = false
     const finish = (code: number, why: string) => {
       if (settled) return
       settled = true
-      const rest = fromServer.rest()
-      if (rest !== undefined) onServerLine(rest)
+      fromServer.end()
       const orphans = tracker.drain()
       for (const request of orphans)
         write(
@@ -164,11 +177,17 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
       resolve(code)
     }
     child.once('error', (error) => {
-      log(`could not start the upstream ${JSON.stringify(options.command)}: ${error.message}`)
+      log(describeSpawnError(options.command, error))
       finish(127, 'could not be started')
     })
     child.once('close', (code, signal) => {
-      finish(code ?? 1, `exited (${signal === null ? `code ${code}` : `signal ${signal}`})`)
+      const how = signal === null ? `code ${code}` : `signal ${signal}`
+      // An exit the client did not ask for (stdin still open) is news: say so, with what the server last said.
+      if (!clientEnded)
+        log(
+          `the upstream ${JSON.stringify(options.command)} exited (${how}) while the client was connected${stderrTail(stderr)}`,
+        )
+      finish(code ?? 1, `exited (${how})`)
     })
   })
   return { child, exited }

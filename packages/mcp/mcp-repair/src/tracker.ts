@@ -85,6 +85,8 @@ export function errorResponse(
 
 /** The SDK's `ErrorCode.ConnectionClosed`: the upstream went away before answering. */
 export const CONNECTION_CLOSED = -32000
+/** The SDK's `ErrorCode.RequestTimeout`: the upstream stayed silent past the facade's request timeout. */
+export const REQUEST_TIMEOUT = -32001
 /** `InternalError`: the upstream answered with something that is not a JSON-RPC message. */
 export const INTERNAL_ERROR = -32603
 

@@ -1,0 +1,102 @@
+/**
+ * The one newline splitter for the MCP stdio transport (newline-delimited JSON-RPC) in this repo: the repair proxy,
+ * `mcp check` and the lazy-mcp gateway all read child output through it. Linear in the bytes read (each byte is
+ * searched once, a long line is joined once), and bounded: a line over `maxBytes` is dropped as it streams, so a
+ * server that never writes a newline cannot grow our memory; the caller hears about it with the line's head and tail
+ * (enough to find its JSON-RPC `id`) and the stream carries on with the next line.
+ */
+
+/** The largest message any reader of ours accepts: a stdio line, an HTTP body, one SSE event. */
+export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+
+/** How much of a dropped line's start and end is kept for diagnostics and for finding its `id`. */
+export const OVERSIZE_EDGE_BYTES = 4096
+
+/** A line that was dropped for its size. */
+export interface OversizeLine {
+  /** The line's full length in bytes, newline included when there was one. */
+  readonly bytes: number
+  /** Its first bytes (at most {@link OVERSIZE_EDGE_BYTES}). */
+  readonly head: Buffer
+  /** Its last bytes (at most {@link OVERSIZE_EDGE_BYTES}). */
+  readonly tail: Buffer
+}
+
+export interface LineSplitterOptions {
+  /** Each complete line, its `\n` (and any `\r`) included, so a proxy can forward it byte for byte. */
+  readonly onLine: (line: Buffer) => void
+  /** A line longer than `maxBytes`, after its newline arrived (or at `end()`). */
+  readonly onOversize: (line: OversizeLine) => void
+  /** Default {@link MAX_MESSAGE_BYTES}. */
+  readonly maxBytes?: number | undefined
+}
+
+export class LineSplitter {
+  readonly #onLine: (line: Buffer) => void
+  readonly #onOversize: (line: OversizeLine) => void
+  readonly #max: number
+  #parts: Buffer[] = []
+  #size = 0
+  /** Set while dropping an oversize line: what is kept of it. */
+  #dropping: { head: Buffer; tail: Buffer } | undefined
+
+  constructor(options: LineSplitterOptions) {
+    this.#onLine = options.onLine
+    this.#onOversize = options.onOversize
+    this.#max = options.maxBytes ?? MAX_MESSAGE_BYTES
+  }
+
+  push(chunk: Buffer): void {
+    let start = 0
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(0x0a, start)
+      const end = newline === -1 ? chunk.length : newline + 1
+      this.#take(chunk.subarray(start, end))
+      if (newline !== -1) this.#complete()
+      start = end
+    }
+  }
+
+  /** The stream ended: a last line without a newline is delivered as it is. */
+  end(): void {
+    if (this.#size > 0) this.#complete()
+  }
+
+  #take(piece: Buffer): void {
+    this.#size += piece.length
+    if (this.#dropping !== undefined) {
+      this.#dropping.tail = lastBytes(this.#dropping.tail, piece)
+      return
+    }
+    this.#parts.push(piece)
+    if (this.#size <= this.#max) return
+    const whole = Buffer.concat(this.#parts)
+    this.#dropping = {
+      head: Buffer.from(whole.subarray(0, OVERSIZE_EDGE_BYTES)),
+      tail: Buffer.from(whole.subarray(-OVERSIZE_EDGE_BYTES)),
+    }
+    this.#parts = []
+  }
+
+  #complete(): void {
+    const dropped = this.#dropping
+    const bytes = this.#size
+    const parts = this.#parts
+    this.#parts = []
+    this.#size = 0
+    this.#dropping = undefined
+    if (dropped !== undefined) this.#onOversize({ bytes, head: dropped.head, tail: dropped.tail })
+    else this.#onLine(parts.length === 1 ? parts[0]! : Buffer.concat(parts))
+  }
+}
+
+/** The last {@link OVERSIZE_EDGE_BYTES} of `kept` followed by `more`, copying at most that many bytes. */
+function lastBytes(kept: Buffer, more: Buffer): Buffer {
+  if (more.length >= OVERSIZE_EDGE_BYTES) return Buffer.from(more.subarray(-OVERSIZE_EDGE_BYTES))
+  return Buffer.concat([kept.subarray(-(OVERSIZE_EDGE_BYTES - more.length)), more])
+}
+
+/** An oversize line as text for `id` recovery: head and tail joined by a newline (never one JSON value). */
+export function oversizeText(line: OversizeLine): string {
+  return `${line.head.toString('utf8')}\n${line.tail.toString('utf8')}`
+}
