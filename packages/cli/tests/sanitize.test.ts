@@ -201,6 +201,34 @@ describe('dsh-harden sanitize: projection per tool', { timeout: 30_000 }, () => 
     ])
   })
 
+  it('marks every change that needs a decoder, in --json and in the text report, and says who decodes', async () => {
+    const { body } = await sanitizeJson('openai-strict')
+    const changes = named(body.report, 'fetch_page').changes as readonly (Verdict['changes'][number] & {
+      needsDecoder?: string
+    })[]
+    const decoded = changes.filter((change) => change.needsDecoder !== undefined)
+    expect(decoded.map((change) => [change.pointer, change.action])).toEqual([
+      ['/properties/max_length', 'widened-nullable'],
+      ['/properties/headers', 'encoded-json'],
+      ['/properties/headers', 'widened-nullable'],
+    ])
+    for (const change of changes.filter((c) => c.needsDecoder === undefined))
+      expect(['encoded-json', 'widened-nullable']).not.toContain(change.action)
+    const { stderr } = await runCli(['sanitize', '--profile', 'openai-strict', FIXTURE])
+    expect(stderr).toMatch(
+      /^ {4}needs a decoder: the model sends this value as JSON text; without a decoder/m,
+    )
+    expect(stderr).toMatch(
+      /^\d+ changes need a decoder on the way back \(the dsh-harden overlay in DSH is the only one\)/m,
+    )
+    // deepseek keeps optional fields as declared and the fixture has no any-JSON slot there: nothing to decode.
+    const deepseek = await runCli(['sanitize', '--profile', 'deepseek', FIXTURE])
+    expect(deepseek.stderr).not.toMatch(/needs? a decoder/)
+    const help = await runCli(['sanitize', '--help'])
+    expect(help.stdout).toMatch(/The only decoder is the dsh-harden overlay/)
+    expect(help.stdout).toMatch(/Used on its own, the output changes what a server receives/)
+  })
+
   it('reads stdin for `-`, accepts a bare array of tools and writes an array back (exit 0 with nothing rejected)', async () => {
     const tools = (await fixtureTools()).filter((tool) => tool.name !== 'pick_one')
     const { code, stdout } = await runWithStdin(

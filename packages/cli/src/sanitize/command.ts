@@ -8,9 +8,18 @@ Reads an MCP tools/list result ({ "tools": [...] }, or the JSON-RPC response aro
 writes the same JSON with each inputSchema (and outputSchema) replaced by the wire schema the profile's model
 route accepts. A tool the route already accepts comes out byte for byte as it went in.
 
-A tool whose schema fails the root contract is rejected: reported, and left out of the output. Mistakes with
-exactly one meaning (\`{}\`, a bare property table, a missing root \`type\`) are repaired first, as the
-dsh-harden MCP intake repairs them, unless --no-repair.
+Every verdict comes from the MCP boundary of @dsh-harden/tools, the one the dsh-harden MCP intake and the
+gateway use (\`mcp repair\` uses its \`spec\` policy): mistakes with exactly one meaning (\`{}\`, a root of only \`$schema\`, a bare
+property table, a missing root \`type\`, \`required: null\`) are repaired, unless --no-repair; any other root-contract
+violation, or a schema the route would still refuse, rejects the tool: reported, and left out of the output. An
+output schema no client could use is dropped and the tool kept.
+
+Some changes alter what the model sends: an any-JSON slot becomes a JSON-text string (\`encoded-json\`), an
+optional field admits null for "not provided" (\`widened-nullable\`, on openai-strict and codex). The report
+marks each one "needs a decoder" (\`needsDecoder\` in --json). The only decoder is the dsh-harden overlay inside
+DSH: its tool contract reads the arguments back before the tool runs (plugin and MCP tools alike). \`dsh-harden mcp
+repair\` and the gateway do not decode. Used on its own, the output changes what a server receives: JSON text where
+it declared a value, null where it declared an optional field.
 
 Options:
   --profile <p>     the model route: run \`dsh-harden sanitize --profile ?\` to list them

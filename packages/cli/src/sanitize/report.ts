@@ -11,6 +11,7 @@ export function formatReport(profile: string, shown: string, report: readonly To
     for (const change of tool.changes) {
       const keyword = change.keyword === undefined ? '' : ` ${change.keyword}`
       lines.push(`  ${change.schema} ${where(change.pointer)} [${change.action}${keyword}] ${change.detail}`)
+      if (change.needsDecoder !== undefined) lines.push(`    needs a decoder: ${change.needsDecoder}`)
     }
     for (const violation of tool.violations) {
       const schema = violation.schema === 'tool' ? '' : `${violation.schema} `
@@ -26,6 +27,13 @@ export function formatReport(profile: string, shown: string, report: readonly To
     `${shown} for ${profile}: ${total}, ${count('unchanged')} unchanged, ${count('changed')} changed, ${rejected} rejected` +
       (rejected > 0 ? ' (left out of the output)' : ''),
   )
+  const decoded = report.flatMap((tool) => tool.changes).filter((change) => change.needsDecoder !== undefined)
+  if (decoded.length > 0) {
+    const changes = decoded.length === 1 ? '1 change needs' : `${decoded.length} changes need`
+    lines.push(
+      `${changes} a decoder on the way back (the dsh-harden overlay in DSH is the only one); used without it, this output changes what the server receives`,
+    )
+  }
   return `${lines.join('\n')}\n`
 }
 

@@ -1,11 +1,9 @@
 import {
-  checkProfileContract,
-  checkToolParameters,
-  type JsonObject,
+  decoderNote,
+  judgeMcpToolList,
+  type McpToolVerdict,
   type ProfileId,
   type ProjectionChange,
-  projectParameters,
-  repairParameters,
   type SchemaViolation,
 } from '@dsh-harden/tools'
 
@@ -15,14 +13,22 @@ export type SchemaKey = 'inputSchema' | 'outputSchema'
 export interface ReportChange {
   readonly schema: SchemaKey
   readonly pointer: string
-  /** A projection action, or `repaired`: a root-contract mistake with exactly one meaning, fixed before projecting. */
-  readonly action: ProjectionChange['action'] | 'repaired'
+  /**
+   * A projection action; `repaired`: a one-meaning mistake fixed before projecting; `dropped-output`: an output
+   * schema no client could use, left out (the tool stays, its output is not validated).
+   */
+  readonly action: ProjectionChange['action'] | 'repaired' | 'dropped-output'
   readonly keyword?: string | undefined
   readonly detail: string
+  /**
+   * Set when the change alters what the model sends: what a server reached without a decoder (the overlay, `mcp
+   * repair` or the gateway) would receive instead.
+   */
+  readonly needsDecoder?: string | undefined
 }
 
 export interface ReportViolation {
-  /** `tool` when the entry itself is not a tool (no object, no name). */
+  /** `tool` when the entry itself is not a tool (no object, no name, a name listed twice). */
   readonly schema: SchemaKey | 'tool'
   readonly pointer: string
   readonly rule: string
@@ -49,130 +55,100 @@ export interface SanitizeOptions {
   readonly repair: boolean
 }
 
-type ToolRecord = Record<string, unknown>
-
-/** Projects every tool on its own: one tool that cannot be projected is rejected, the others still come out. */
+/**
+ * The MCP boundary of `@dsh-harden/tools` (`judgeMcpToolList`, `contract` policy) with the profile's projection: the
+ * same verdict and wire schema the DSH intake, the repair proxy and the gateway serve. Each tool on its own.
+ */
 export function sanitizeTools(tools: readonly unknown[], options: SanitizeOptions): Sanitized {
   const out: unknown[] = []
   const report: ToolVerdict[] = []
-  tools.forEach((tool, index) => {
-    const { verdict, projected } = sanitizeTool(tool, index, options)
-    report.push(verdict)
-    if (projected !== undefined) out.push(projected)
-  })
+  for (const verdict of judgeMcpToolList(tools, { profile: options.profile })) {
+    const { name } = verdict
+    const repairs = repairChanges(verdict)
+    if (verdict.tool === undefined || verdict.projection === undefined) {
+      report.push(
+        rejected(
+          name,
+          repairs,
+          verdict.problems.flatMap((p) => located(p.schema, p.violations)),
+        ),
+      )
+      continue
+    }
+    if (!options.repair && verdict.repairs.length > 0) {
+      report.push(
+        rejected(
+          name,
+          [],
+          verdict.repairs.flatMap((r) => located(r.schema, r.repaired)),
+        ),
+      )
+      continue
+    }
+    const { input, output } = verdict.projection
+    const changes = [
+      ...repairs,
+      ...verdict.problems.flatMap((p) => p.violations.map((v) => droppedOutput(v))),
+      ...input.changes.map((change) => reported('inputSchema', change)),
+      ...(output?.changes ?? []).map((change) => reported('outputSchema', change)),
+    ]
+    const served = verdict.tool
+    const same =
+      served === tools[verdict.entry] &&
+      input.wire === served.inputSchema &&
+      (output === undefined || output.wire === served.outputSchema)
+    if (same && changes.length === 0) {
+      report.push({ name, status: 'unchanged', changes, violations: [] })
+      out.push(served)
+      continue
+    }
+    // Spread keeps the key order, so only the schemas differ from what the server sent.
+    const projected: Record<string, unknown> = { ...served, inputSchema: input.wire }
+    if (output !== undefined) projected.outputSchema = output.wire
+    report.push({ name, status: 'changed', changes, violations: [] })
+    out.push(projected)
+  }
   return { tools: out, report }
 }
 
-function sanitizeTool(
-  tool: unknown,
-  index: number,
-  options: SanitizeOptions,
-): { verdict: ToolVerdict; projected?: unknown } {
-  if (typeof tool !== 'object' || tool === null || Array.isArray(tool)) {
-    return rejected(`tools[${index}]`, [], [toolShape('an MCP tool is an object { name, inputSchema, ... }')])
-  }
-  const record = tool as ToolRecord
-  if (typeof record.name !== 'string' || record.name === '') {
-    return rejected(
-      `tools[${index}]`,
-      [],
-      [toolShape('the tool has no `name` string; MCP clients cannot call it')],
-    )
-  }
-  const name = record.name
-  const input = projectSchema('inputSchema', record.inputSchema, options)
-  const output = Object.hasOwn(record, 'outputSchema')
-    ? projectSchema('outputSchema', record.outputSchema, options)
-    : undefined
-  const changes = [...input.changes, ...(output?.changes ?? [])]
-  const violations = [...input.violations, ...(output?.violations ?? [])]
-  if (violations.length > 0) return rejected(name, changes, violations)
-  const same =
-    input.wire === record.inputSchema && (output === undefined || output.wire === record.outputSchema)
-  if (same && changes.length === 0)
-    return { verdict: { name, status: 'unchanged', changes, violations }, projected: tool }
-  // Spread keeps the key order, so only the schemas differ from what the server sent.
-  const projected: ToolRecord = { ...record, inputSchema: input.wire }
-  if (output !== undefined) projected.outputSchema = output.wire
-  return { verdict: { name, status: 'changed', changes, violations }, projected }
+function repairChanges(verdict: McpToolVerdict): ReportChange[] {
+  return verdict.repairs.flatMap((repair) =>
+    repair.repaired.map((violation) => ({
+      schema: repair.schema,
+      pointer: violation.pointer,
+      action: 'repaired' as const,
+      detail: `${violation.rule} (one meaning, repaired): ${violation.message}`,
+    })),
+  )
 }
 
-interface SchemaOutcome {
-  readonly wire: unknown
-  readonly changes: readonly ReportChange[]
-  readonly violations: readonly ReportViolation[]
-}
-
-function projectSchema(schema: SchemaKey, declared: unknown, options: SanitizeOptions): SchemaOutcome {
-  const changes: ReportChange[] = []
-  const checked = checkToolParameters(declared)
-  let root = declared as JsonObject
-  if (checked.violations.length > 0) {
-    const repaired =
-      options.repair && checked.snapshot !== undefined
-        ? repairParameters(checked.snapshot, checked.violations)
-        : undefined
-    if (repaired === undefined || checkToolParameters(repaired).violations.length > 0)
-      return { wire: declared, changes, violations: checked.violations.map((v) => located(schema, v)) }
-    root = repaired
-    for (const violation of checked.violations) {
-      changes.push({
-        schema,
-        pointer: violation.pointer,
-        action: 'repaired',
-        detail: `${violation.rule} (one meaning, repaired): ${violation.message}`,
-      })
-    }
-  }
-  let wire: JsonObject
-  try {
-    const projection = projectParameters(root, options.profile)
-    wire = projection.wire
-    for (const change of projection.changes) changes.push({ schema, ...change })
-  } catch (error) {
-    return { wire: declared, changes, violations: refusal(schema, error) }
-  }
-  // The projection's postcondition, checked here too: never pass on a schema the route would refuse.
-  const refused = checkProfileContract(wire, options.profile)
-  if (refused.length > 0) return { wire, changes, violations: refused.map((v) => located(schema, v)) }
-  return { wire, changes, violations: [] }
-}
-
-/** A projection that refuses says why, as `JsonSchemaError.details`; anything else is reported by its message. */
-function refusal(schema: SchemaKey, error: unknown): ReportViolation[] {
-  const details = (error as { details?: unknown } | null)?.details
-  if (Array.isArray(details) && details.length > 0)
-    return (details as SchemaViolation[]).map((v) => located(schema, v))
-  return [
-    {
-      schema,
-      pointer: '',
-      rule: 'projection-failed',
-      message: `the projection threw: ${error instanceof Error ? error.message : String(error)}`,
-      hint: 'simplify this schema, or report it to dsh-harden with the schema attached',
-    },
-  ]
-}
-
-function located(schema: SchemaKey, violation: SchemaViolation): ReportViolation {
-  const { pointer, rule, message, hint } = violation
-  return { schema, pointer, rule, message, hint }
-}
-
-function toolShape(message: string): ReportViolation {
+function droppedOutput(violation: SchemaViolation): ReportChange {
   return {
-    schema: 'tool',
-    pointer: '',
-    rule: 'tool-shape',
-    message,
-    hint: 'list tools as { name, inputSchema, ... }',
+    schema: 'outputSchema',
+    pointer: violation.pointer,
+    action: 'dropped-output',
+    detail: `${violation.rule}: ${violation.message}; the tool is kept without an output schema`,
   }
 }
 
-function rejected(
-  name: string,
-  changes: readonly ReportChange[],
-  violations: readonly ReportViolation[],
-): { verdict: ToolVerdict } {
-  return { verdict: { name, status: 'rejected', changes, violations } }
+function reported(schema: SchemaKey, change: ProjectionChange): ReportChange {
+  const note = decoderNote(change)
+  return note === undefined ? { schema, ...change } : { schema, ...change, needsDecoder: note }
+}
+
+function located(
+  schema: ReportViolation['schema'],
+  violations: readonly SchemaViolation[],
+): ReportViolation[] {
+  return violations.map((v) => ({
+    schema,
+    pointer: v.pointer,
+    rule: v.rule,
+    message: v.message,
+    hint: v.hint,
+  }))
+}
+
+function rejected(name: string, changes: readonly ReportChange[], violations: readonly ReportViolation[]) {
+  return { name, status: 'rejected', changes, violations } satisfies ToolVerdict
 }

@@ -1,3 +1,4 @@
+export { decoderNote } from './boundary/decoding.ts'
 export {
   judgeMcpOutputSchema,
   judgeMcpSchema,

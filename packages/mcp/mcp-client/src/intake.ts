@@ -25,14 +25,12 @@ export function intakeToolList(tools: readonly unknown[], options: IntakeOptions
     const served = verdict.tool === undefined ? undefined : judgedBySdk(verdict, verdict.tool)
     if (served === undefined || 'isolated' in served) {
       const problems = served === undefined ? verdict.problems : [served.isolated]
-      for (const problem of problems)
-        diagnostics.push({ server, tool: verdict.name, entry: verdict.entry, ...problem })
+      for (const problem of problems) diagnostics.push(diagnostic(server, verdict, problem))
       continue
     }
     for (const repair of verdict.repairs)
       repairs.push({ server, tool: verdict.name, entry: verdict.entry, ...repair })
-    for (const problem of served.problems)
-      diagnostics.push({ server, tool: verdict.name, entry: verdict.entry, ...problem })
+    for (const problem of served.problems) diagnostics.push(diagnostic(server, verdict, problem))
     accepted.push(served.tool)
     if (verdict.projection !== undefined)
       projections.push({ tool: verdict.name, input: verdict.projection.input, output: served.output })
@@ -41,6 +39,19 @@ export function intakeToolList(tools: readonly unknown[], options: IntakeOptions
 }
 
 type Problem = McpToolVerdict['problems'][number]
+
+// A problem with the entry itself is reported against `inputSchema`, with a pointer into the entry (`/name`).
+function diagnostic(server: string, verdict: McpToolVerdict, problem: Problem): ToolDiagnostic {
+  const schema = problem.schema === 'tool' ? 'inputSchema' : problem.schema
+  return {
+    server,
+    tool: verdict.name,
+    schema,
+    violations: problem.violations,
+    effect: problem.effect,
+    entry: verdict.entry,
+  }
+}
 
 type SdkJudged =
   | { readonly isolated: Problem }

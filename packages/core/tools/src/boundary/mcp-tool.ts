@@ -6,7 +6,7 @@ import { judgeMcpOutputSchema, judgeMcpSchema, type McpPolicy } from './mcp-sche
 import { isPlainRecord } from './mcp-shape.ts'
 import { projectForRoute, type RouteProjection } from './route-projection.ts'
 
-/** Which schema of a listed tool a repair or problem is about; entry problems (name, shape) use `inputSchema`. */
+/** Which schema of a listed tool a repair or problem is about. */
 export type ToolSchemaKey = 'inputSchema' | 'outputSchema'
 
 export interface McpToolOptions {
@@ -24,7 +24,8 @@ export interface McpSchemaRepair {
 }
 
 export interface McpToolProblem {
-  readonly schema: ToolSchemaKey
+  /** `tool`: the entry itself (not an object, no string `name`, a name listed twice); pointers are into the entry. */
+  readonly schema: ToolSchemaKey | 'tool'
   readonly violations: readonly SchemaViolation[]
   /** `isolated`: the tool is not served. `output-unchecked`: served without its output schema. */
   readonly effect: 'isolated' | 'output-unchecked'
@@ -60,7 +61,7 @@ export function judgeMcpToolList(tools: readonly unknown[], options: McpToolOpti
 function isolated(
   entry: number,
   name: string,
-  schema: ToolSchemaKey,
+  schema: McpToolProblem['schema'],
   violations: readonly SchemaViolation[],
 ): McpToolVerdict {
   return {
@@ -73,7 +74,7 @@ function isolated(
 }
 
 function entryProblem(entry: number, name: string, pointer: string, message: string, hint: string) {
-  return isolated(entry, name, 'inputSchema', [{ pointer, rule: 'unreadable', message, hint }])
+  return isolated(entry, name, 'tool', [{ pointer, rule: 'unreadable', message, hint }])
 }
 
 function judgeMcpTool(
