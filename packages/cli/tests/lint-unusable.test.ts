@@ -18,8 +18,7 @@ describe('dsh-harden lint: a plugin that cannot load exits 2 with the reason', {
     await writeFile(file, 'export default {\n  apply(ctx) {\n    ctx.tools.register({ name: "x",\n')
     const { code, error } = await lintError(file)
     expect(code).toBe(2)
-    expect(error).toContain(file)
-    expect(error).toMatch(/syntax error: SyntaxError/)
+    expect(error).toBe(`${file}:4:1: syntax error: Unexpected end of input`)
   })
 
   it('names a module that exports no plugin, and lists what it does export', async () => {

@@ -10,13 +10,26 @@ export interface CliResult {
   readonly stderr: string
 }
 
+export interface RunOptions {
+  /** The Node that runs the bin (default: this one). */
+  readonly node?: string
+  readonly cwd?: string
+  /** Added to this process's environment. */
+  readonly env?: Readonly<Record<string, string>>
+}
+
 /** Runs the real bin in a child process (with this Node unless told otherwise), from the package directory. */
-export function runCli(args: readonly string[], node: string = process.execPath): Promise<CliResult> {
+export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
-      node,
+      options.node ?? process.execPath,
       [BIN, ...args],
-      { cwd: PACKAGE_DIR, timeout: 30_000, encoding: 'utf8' },
+      {
+        cwd: options.cwd ?? PACKAGE_DIR,
+        env: { ...process.env, ...options.env },
+        timeout: 30_000,
+        encoding: 'utf8',
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
         resolve({ code, stdout, stderr })

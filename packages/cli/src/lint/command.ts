@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util'
-import { type Command, EXIT_UNUSABLE, type Io } from '../command.ts'
+import { type Command, EXIT_UNUSABLE, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
 import { messageOf } from './inject.ts'
 import { loadPlugin, PluginLoadError } from './load.ts'
 import { exitCodeOf, formatJson, formatText } from './report.ts'
@@ -33,8 +32,7 @@ async function runLint(args: readonly string[], io: Io): Promise<number> {
   try {
     parsed = parse(args)
   } catch (error) {
-    io.stderr(`dsh-harden lint: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`)
-    return EXIT_UNUSABLE
+    return usageFailure(io, 'lint', error)
   }
   const { values, positionals } = parsed
   if (values.help) {
@@ -55,9 +53,7 @@ async function runLint(args: readonly string[], io: Io): Promise<number> {
       positionals.length === 0
         ? 'missing the plugin path'
         : `expected one plugin path, got ${positionals.length}`
-    if (json) return fail(problem)
-    io.stderr(`dsh-harden lint: ${problem}\n\n${usage}`)
-    return EXIT_UNUSABLE
+    return json ? fail(problem) : usageFailure(io, 'lint', new UsageError(problem))
   }
   const timeoutMs = values.timeout === undefined ? DEFAULT_TIMEOUT_MS : Number(values.timeout)
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
@@ -76,7 +72,7 @@ async function runLint(args: readonly string[], io: Io): Promise<number> {
 }
 
 function parse(args: readonly string[]) {
-  return parseArgs({
+  return parseOptions({
     args: [...args],
     allowPositionals: true,
     strict: true,

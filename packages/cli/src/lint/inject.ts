@@ -46,8 +46,25 @@ export function readInject(plugin: unknown): InjectReading {
   return { required, notes }
 }
 
+/** The JavaScript errors whose name tells a plugin author what kind of mistake their code made. */
+const LANGUAGE_ERRORS = new Set([
+  'AggregateError',
+  'EvalError',
+  'RangeError',
+  'ReferenceError',
+  'SyntaxError',
+  'TypeError',
+  'URIError',
+])
+
+/**
+ * One line for an error. The name is kept only for JavaScript's own error kinds (`TypeError: x is not a function`
+ * from a plugin); any other class name (`PluginLoadError`, `McpListError`, an SDK's `McpError`) is an
+ * implementation detail whose message already says what went wrong.
+ */
 export function messageOf(error: unknown): string {
-  if (error instanceof Error) return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`
+  if (error instanceof Error)
+    return `${LANGUAGE_ERRORS.has(error.name) ? `${error.name}: ` : ''}${error.message}`
   try {
     return `a thrown ${typeof error}: ${String(error)}`
   } catch {

@@ -1,7 +1,9 @@
 import { readFile, stat } from 'node:fs/promises'
+import { registerHooks } from 'node:module'
 import { join, relative, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { messageOf } from './inject.ts'
+import { locateSyntaxError } from './syntax-position.ts'
 
 /** A plugin the CLI could not load; the message names the path and says what to do. */
 export class PluginLoadError extends Error {
@@ -33,12 +35,23 @@ export async function loadPlugin(target: string, cwd: string): Promise<LoadedPlu
   if (info === undefined) throw new PluginLoadError(`${target}: no such file or directory`)
   const file = info.isDirectory() ? await packageEntry(path, target) : path
   let namespace: Record<string, unknown>
+  const resolved: string[] = []
+  // Every file the import resolves, so a syntax error somewhere in the plugin's own imports can be found again.
+  const hooks = registerHooks({
+    resolve(specifier, context, nextResolve) {
+      const result = nextResolve(specifier, context)
+      if (result.url.startsWith('file:')) resolved.push(fileURLToPath(result.url))
+      return result
+    },
+  })
   try {
     namespace = (await import(pathToFileURL(file).href)) as Record<string, unknown>
   } catch (error) {
     const shown = file === path ? target : `${target} (entry ${relative(cwd, file) || file})`
-    const stage = error instanceof SyntaxError ? 'has a syntax error' : 'failed to import'
-    throw new PluginLoadError(`${shown} ${stage}: ${messageOf(error)}`)
+    if (error instanceof SyntaxError) throw await syntaxError(error, shown, file, resolved, cwd)
+    throw new PluginLoadError(`${shown} failed to import: ${messageOf(error)}`)
+  } finally {
+    hooks.deregister()
   }
   const plugin = pickPlugin(namespace)
   if (plugin === undefined) {
@@ -50,6 +63,23 @@ export async function loadPlugin(target: string, cwd: string): Promise<LoadedPlu
     )
   }
   return { file, plugin, name: nameOf(plugin) }
+}
+
+/** `file:line:column: syntax error: <message>`, naming the plugin when the error is in a file it imports. */
+async function syntaxError(
+  error: SyntaxError,
+  shown: string,
+  entry: string,
+  resolved: readonly string[],
+  cwd: string,
+): Promise<PluginLoadError> {
+  const position = await locateSyntaxError(error, entry, resolved)
+  if (position === undefined) return new PluginLoadError(`${shown} has a syntax error: ${error.message}`)
+  const inCwd = relative(cwd, position.file)
+  const file = inCwd.startsWith('..') || inCwd === '' ? position.file : inCwd
+  const at = `${file}:${position.line}${position.column === undefined ? '' : `:${position.column}`}`
+  const via = position.file === entry ? '' : ` (imported by ${shown})`
+  return new PluginLoadError(`${at}: syntax error: ${error.message}${via}`)
 }
 
 function isPlugin(value: unknown): value is object {

@@ -52,7 +52,7 @@ export async function mountAndLint(loaded: LoadedPlugin, options: MountOptions):
 
   const stopCapture = captureUncaught((kind, error) => {
     findings.push(
-      `${kind === 'exception' ? 'an uncaught error' : 'an unhandled rejection'} escaped the plugin: ${messageOf(error)}`,
+      `${kind === 'error' ? 'an uncaught error' : 'an unhandled rejection'} escaped the plugin: ${messageOf(error)}`,
     )
   })
   const restoreStdout = divertStdout()

@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util'
 import type { CallPolicy, CheckOptions, CheckTarget } from '@dsh-harden/mcp-check'
-import { type Command, EXIT_UNUSABLE, type Io } from '../command.ts'
+import { type Command, EXIT_UNUSABLE, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
 
 const usage = `Usage: dsh-harden mcp check [options] -- <command> [args…]
        dsh-harden mcp check [options] --url <url>
@@ -54,8 +53,7 @@ async function runCheck(args: readonly string[], io: Io): Promise<number> {
   try {
     parsed = parse(args, io.cwd)
   } catch (error) {
-    io.stderr(`dsh-harden mcp check: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`)
-    return EXIT_UNUSABLE
+    return usageFailure(io, 'mcp check', error)
   }
   if (parsed === 'help') {
     io.stdout(usage)
@@ -64,13 +62,18 @@ async function runCheck(args: readonly string[], io: Io): Promise<number> {
   // Loaded on use, so the other commands never load the MCP SDK and DSH's MCP bridge.
   const { checkServer, renderReport } = await import('@dsh-harden/mcp-check')
   const report = await checkServer(parsed.target, parsed.options)
-  io.stdout(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report))
+  if (parsed.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`)
   if (!report.reachable) {
-    io.stderr(
-      `dsh-harden mcp check: nothing answered: ${report.checks[0]?.findings[0]?.message ?? 'the server could not be reached'}\n`,
-    )
+    // Nothing answered, so a report of failed checks would blame the server for what is the command line's problem.
+    const why = report.checks[0]?.findings[0]?.message ?? 'the server could not be reached'
+    const fix =
+      parsed.target.kind === 'http'
+        ? `check that an MCP server listens at ${parsed.target.url}`
+        : 'check the command after `--` (an executable on PATH, or a path to one) and its arguments'
+    io.stderr(`dsh-harden mcp check: nothing answered: ${why}; ${fix}\n`)
     return EXIT_UNUSABLE
   }
+  if (!parsed.json) io.stdout(renderReport(report))
   return report.conformant ? 0 : 1
 }
 
@@ -78,7 +81,7 @@ function milliseconds(name: string, value: string | undefined): number | undefin
   if (value === undefined) return undefined
   const ms = Number(value)
   if (!Number.isInteger(ms) || ms <= 0)
-    throw new Error(`--${name} takes a positive number of milliseconds, got ${JSON.stringify(value)}`)
+    throw new UsageError(`--${name} takes a positive number of milliseconds, got ${JSON.stringify(value)}`)
   return ms
 }
 
@@ -91,7 +94,7 @@ function pairs(
   for (const value of values ?? []) {
     const at = value.indexOf(separator)
     if (at <= 0)
-      throw new Error(
+      throw new UsageError(
         `${what} takes ${separator === '=' ? 'KEY=VALUE' : "'Name: value'"}, got ${JSON.stringify(value)}`,
       )
     out[value.slice(0, at).trim()] = value.slice(at + 1).trim()
@@ -101,7 +104,7 @@ function pairs(
 
 function callPolicy(values: { call?: string[]; 'call-all'?: boolean; 'no-call'?: boolean }): CallPolicy {
   if (values['call-all'] && values['no-call'])
-    throw new Error('--call-all and --no-call contradict each other')
+    throw new UsageError('--call-all and --no-call contradict each other')
   const named = new Map<string, Record<string, unknown> | undefined>()
   for (const spec of values.call ?? []) {
     const at = spec.indexOf('=')
@@ -113,17 +116,17 @@ function callPolicy(values: { call?: string[]; 'call-all'?: boolean; 'no-call'?:
     try {
       args = JSON.parse(spec.slice(at + 1))
     } catch {
-      throw new Error(`--call ${spec.slice(0, at)}=… takes a JSON object of arguments`)
+      throw new UsageError(`--call ${spec.slice(0, at)}=… takes a JSON object of arguments`)
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args))
-      throw new Error(`--call ${spec.slice(0, at)}=… takes a JSON object of arguments`)
+      throw new UsageError(`--call ${spec.slice(0, at)}=… takes a JSON object of arguments`)
     named.set(spec.slice(0, at), args as Record<string, unknown>)
   }
   return { mode: values['call-all'] ? 'all' : values['no-call'] ? 'none' : 'read-only', named }
 }
 
 function parse(args: readonly string[], cwd: string): Parsed | 'help' {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: [...args],
     allowPositionals: true,
     strict: true,
@@ -149,20 +152,21 @@ function parse(args: readonly string[], cwd: string): Parsed | 'help' {
   if (values.help) return 'help'
   let target: CheckTarget
   if (values.url !== undefined) {
-    if (positionals.length > 0) throw new Error('give either --url or a command after --, not both')
+    if (positionals.length > 0) throw new UsageError('give either --url or a command after --, not both')
     let url: URL
     try {
       url = new URL(values.url)
     } catch {
-      throw new Error(`--url ${JSON.stringify(values.url)} is not a URL`)
+      throw new UsageError(`--url ${JSON.stringify(values.url)} is not a URL`)
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new Error('--url must be http:// or https://')
+      throw new UsageError('--url must be http:// or https://')
     const headers = pairs(values.header, ':', '--header')
     target = { kind: 'http', url: url.href, ...(Object.keys(headers).length > 0 ? { headers } : {}) }
   } else {
     const [command, ...rest] = positionals
-    if (command === undefined) throw new Error('missing the server: give a command after --, or --url <url>')
+    if (command === undefined)
+      throw new UsageError('missing the server: give a command after --, or --url <url>')
     const env = pairs(values.env, '=', '--env')
     target = {
       kind: 'stdio',
@@ -173,7 +177,7 @@ function parse(args: readonly string[], cwd: string): Parsed | 'help' {
     }
   }
   if (values.claude !== undefined && values['no-claude'])
-    throw new Error('--claude and --no-claude contradict each other')
+    throw new UsageError('--claude and --no-claude contradict each other')
   return {
     target,
     json: values.json === true,

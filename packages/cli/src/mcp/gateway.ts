@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util'
-import { type Command, EXIT_UNUSABLE, type Io } from '../command.ts'
+import { type Command, EXIT_UNUSABLE, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
 
 const usage = `Usage: dsh-harden mcp gateway --config <file> [--status-listen <host:port>]
 
@@ -29,7 +28,7 @@ export const gatewayCommand: Command = {
 async function runGateway(args: readonly string[], io: Io): Promise<number> {
   let values: { config?: string; 'status-listen'?: string; help?: boolean }
   try {
-    values = parseArgs({
+    values = parseOptions({
       args: [...args],
       strict: true,
       options: {
@@ -39,16 +38,14 @@ async function runGateway(args: readonly string[], io: Io): Promise<number> {
       },
     }).values
   } catch (error) {
-    io.stderr(`dsh-harden mcp gateway: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`)
-    return EXIT_UNUSABLE
+    return usageFailure(io, 'mcp gateway', error)
   }
   if (values.help) {
     io.stdout(usage)
     return 0
   }
   if (values.config === undefined) {
-    io.stderr(`dsh-harden mcp gateway: missing --config <file>\n\n${usage}`)
-    return EXIT_UNUSABLE
+    return usageFailure(io, 'mcp gateway', new UsageError('missing --config <file>'))
   }
   const { resolve } = await import('node:path')
   const { serveGatewayOverStdio } = await import('@dsh-harden/lazy-mcp')

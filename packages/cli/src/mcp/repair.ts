@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util'
 import { startHttpRepair, startStdioRepair } from '@dsh-harden/mcp-repair'
-import { type Command, EXIT_UNUSABLE, type Io } from '../command.ts'
+import { type Command, EXIT_UNUSABLE, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
 
 const usage = `Usage: dsh-harden mcp repair [--server <name>] -- <command> [args…]
        dsh-harden mcp repair --upstream <url> [--listen <host:port>] [--server <name>]
@@ -46,7 +45,7 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
   const command = dashes === -1 ? [] : args.slice(dashes + 1)
   let values: { upstream?: string; listen?: string; server?: string; help?: boolean }
   try {
-    values = parseArgs({
+    values = parseOptions({
       args: [...own],
       strict: true,
       options: {
@@ -57,8 +56,7 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
       },
     }).values
   } catch (error) {
-    io.stderr(`dsh-harden mcp repair: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`)
-    return EXIT_UNUSABLE
+    return usageFailure(io, 'mcp repair', error)
   }
   if (values.help) {
     io.stdout(usage)
@@ -67,8 +65,11 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
   const log = (line: string) => io.stderr(`dsh-harden mcp repair: ${line}\n`)
   if (values.upstream !== undefined) {
     if (command.length > 0) {
-      io.stderr(`dsh-harden mcp repair: give either --upstream or -- <command>, not both\n\n${usage}`)
-      return EXIT_UNUSABLE
+      return usageFailure(
+        io,
+        'mcp repair',
+        new UsageError('give either --upstream or -- <command>, not both'),
+      )
     }
     let listen: { host: string; port: number }
     try {
@@ -89,8 +90,7 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
   }
   const [executable, ...rest] = command
   if (executable === undefined) {
-    io.stderr(`dsh-harden mcp repair: missing -- <command> or --upstream <url>\n\n${usage}`)
-    return EXIT_UNUSABLE
+    return usageFailure(io, 'mcp repair', new UsageError('missing -- <command> or --upstream <url>'))
   }
   const proxy = startStdioRepair({ command: executable, args: rest, log, server: values.server })
   // The client closing our stdin ends the server's stdin; a signal to us is passed on to the server we started.
@@ -100,7 +100,13 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
   process.once('SIGINT', onInt)
   process.once('SIGTERM', onTerm)
   try {
-    return await proxy.exited
+    const code = await proxy.exited
+    // 127: the proxy already said the server could not be started. Any other failure would otherwise end in silence.
+    if (code !== 0 && code !== 127)
+      log(
+        `the server ${JSON.stringify(executable)} exited with code ${code}; its own stderr (above) says why`,
+      )
+    return code
   } finally {
     process.off('SIGINT', onInt)
     process.off('SIGTERM', onTerm)

@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util'
-import { type Command, EXIT_UNUSABLE, type Io } from '../command.ts'
+import { type Command, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
 
 const DEFAULT_TIMEOUT_MS = 10_000
 
@@ -43,8 +42,7 @@ async function runTypes(args: readonly string[], io: Io): Promise<number> {
   try {
     options = parse(args)
   } catch (error) {
-    io.stderr(`dsh-harden types: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`)
-    return EXIT_UNUSABLE
+    return usageFailure(io, 'types', error)
   }
   if (options === 'help') {
     io.stdout(usage)
@@ -59,7 +57,7 @@ function parse(args: readonly string[]): TypesOptions | 'help' {
   const split = args.indexOf('--')
   const own = split === -1 ? args : args.slice(0, split)
   const serverCommand = split === -1 ? [] : args.slice(split + 1)
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: [...own],
     allowPositionals: true,
     strict: true,
@@ -74,15 +72,17 @@ function parse(args: readonly string[]): TypesOptions | 'help' {
   if (values.help) return 'help'
   const timeoutMs = values.timeout === undefined ? DEFAULT_TIMEOUT_MS : Number(values.timeout)
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
-    throw new Error(`--timeout must be a positive whole number of milliseconds, got ${values.timeout}`)
+    throw new UsageError(`--timeout must be a positive whole number of milliseconds, got ${values.timeout}`)
   const chosen = [positionals.length > 0, values.mcp === true, values['mcp-url'] !== undefined].filter(
     Boolean,
   )
   if (chosen.length > 1)
-    throw new Error('pass one source: a plugin path, or --mcp -- <command> [args...], or --mcp-url <url>')
+    throw new UsageError(
+      'pass one source: a plugin path, or --mcp -- <command> [args...], or --mcp-url <url>',
+    )
   if (values.mcp === true) {
     if (serverCommand.length === 0)
-      throw new Error(
+      throw new UsageError(
         '--mcp needs the server command after `--`, e.g. --mcp -- npx -y @modelcontextprotocol/server-everything',
       )
     return {
@@ -91,11 +91,11 @@ function parse(args: readonly string[]): TypesOptions | 'help' {
       timeoutMs,
     }
   }
-  if (split !== -1) throw new Error('`--` introduces an MCP server command; use it with --mcp')
+  if (split !== -1) throw new UsageError('`--` introduces an MCP server command; use it with --mcp')
   if (values['mcp-url'] !== undefined)
     return { source: { kind: 'http', url: values['mcp-url'] }, out: values.out, timeoutMs }
   if (positionals.length !== 1)
-    throw new Error(
+    throw new UsageError(
       positionals.length === 0
         ? 'missing the source: a plugin path, --mcp -- <command> [args...], or --mcp-url <url>'
         : `expected one plugin path, got ${positionals.length}`,
