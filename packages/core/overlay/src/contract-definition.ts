@@ -20,9 +20,18 @@ interface ArgumentConsumers {
 
 export interface ContractBinding {
   readonly contract: ToolContract
-  readonly profile: ProfileId
+  /**
+   * The route a call's arguments were written for, given the call's `exec` (DSH's `ToolRunContext`, which names the
+   * agent) or nothing (presenters). `undefined`: arguments reach the tool as sent.
+   */
+  readonly profile: (exec?: unknown) => ProfileId | undefined
   /** Throw `ToolArgsError` before `execute` when arguments do not match (DSH itself validates only defineTool tools). */
   readonly validateArguments: boolean
+  /**
+   * `wire` (default): `parameters` reads as the wire schema of `profile()`. `declared`: as declared, for hosts that
+   * project per request where DSH assembles it.
+   */
+  readonly parameters?: 'wire' | 'declared' | undefined
 }
 
 type Presenter<A extends unknown[]> = ((args: unknown, ...rest: A) => unknown) | undefined
@@ -33,7 +42,8 @@ function present<A extends unknown[]>(presenter: Presenter<A>, binding: Contract
     // Presenters must never fail a call: they get the best reading, or the raw arguments if even that fails.
     let normalized = args
     try {
-      normalized = binding.contract.normalizeArguments(args, binding.profile)
+      const profile = binding.profile()
+      if (profile !== undefined) normalized = binding.contract.normalizeArguments(args, profile)
     } catch {}
     return presenter(normalized, ...rest)
   }
@@ -41,13 +51,15 @@ function present<A extends unknown[]>(presenter: Presenter<A>, binding: Contract
 
 /** The definition with the wire schema for the route and every argument consumer reading normalized arguments. */
 export function bindContract<D extends ArgumentConsumers>(definition: D, binding: ContractBinding): D {
-  const { contract, profile } = binding
+  const { contract } = binding
   const { execute, output } = definition
   const bound: ArgumentConsumers = {
     ...definition,
     execute:
       execute &&
       ((args, exec) => {
+        const profile = binding.profile(exec)
+        if (profile === undefined) return execute.call(definition, args, exec)
         const normalized = binding.validateArguments
           ? contract.parseArguments(args, profile)
           : contract.normalizeArguments(args, profile)
@@ -64,11 +76,16 @@ export function bindContract<D extends ArgumentConsumers>(definition: D, binding
   }
   // Projected on first read (DSH reads `parameters` when it assembles a request), so registering stays cheap; the
   // contract caches the projection, so every later read is the same object.
-  Object.defineProperty(bound, 'parameters', {
-    enumerable: true,
-    configurable: true,
-    get: () => contract.projection(profile).wire,
-  })
+  if (binding.parameters !== 'declared') {
+    Object.defineProperty(bound, 'parameters', {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        const profile = binding.profile()
+        return profile === undefined ? contract.declared : contract.projection(profile).wire
+      },
+    })
+  }
   // Optional members stay absent rather than present-but-undefined: DSH checks some of them with `!== undefined`.
   for (const key of ['presentCall', 'presentResult', 'isConcurrencySafe'] as const)
     if (bound[key] === undefined) delete (bound as Record<string, unknown>)[key]

@@ -16,6 +16,7 @@ export {
   type RegistrationGuardOptions,
   type RegistrationVerdict,
 } from './registration.ts'
+export { type ModelRoute, profileForRoute } from './route-projection.ts'
 
 /** The module is itself a cordis plugin, so a DSH profile row can name the package. */
 export default HardenOverlay

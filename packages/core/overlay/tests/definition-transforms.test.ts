@@ -89,7 +89,7 @@ describe('definition transforms (the extension point tool packages use)', () => 
     const app = await dshRuntime()
     const transform = app.plugin(transformPlugin(widening([])))
     await transform
-    const overlay = app.plugin(HardenOverlay)
+    const overlay = app.plugin(HardenOverlay, { mode: 'throw' })
     await overlay
     await transform.dispose()
     // The overlay sits on top of the (now pass-through) stage and still guards.

@@ -38,3 +38,26 @@ export function toolPlugin(name: string, ...definitions: Record<string, unknown>
 
 export const BARE_TABLE = { images: { type: 'array', items: { type: 'string' } }, prompt: { type: 'string' } }
 export const VALID = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }
+
+/** Collects what is written to stderr until `restore()`, so tests can read the notices a headless user sees. */
+export function captureStderr(): { text(): string; restore(): void } {
+  const chunks: string[] = []
+  const write = process.stderr.write
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    chunks.push(String(chunk))
+    return true
+  }) as typeof process.stderr.write
+  return {
+    text: () => chunks.join(''),
+    restore: () => {
+      process.stderr.write = write
+    },
+  }
+}
+
+export const ANY_SLOT = { type: 'object', properties: { input: {} }, required: ['input'] }
+export const NULLABLE_NOTE = {
+  type: 'object',
+  properties: { note: { type: ['string', 'null'] } },
+  required: ['note'],
+}

@@ -1,14 +1,14 @@
 import { JsonSchemaError } from '@dsh-harden/tools'
 import { describe, expect, it } from 'vitest'
 import { HardenOverlay, installOnToolsService, type RegistrationVerdict } from '../src/index.ts'
-import { BARE_TABLE, dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
+import { BARE_TABLE, captureStderr, dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
 
 const RAW = Symbol.for('cordis.original')
 
 describe('HardenOverlay on a live DSH tools service', () => {
-  it('fails a plugin at load with a JsonSchemaError naming the tool and the plugin', async () => {
+  it('fails a plugin at load with a JsonSchemaError naming the tool and the plugin in throw mode', async () => {
     const app = await dshRuntime()
-    await app.plugin(HardenOverlay)
+    await app.plugin(HardenOverlay, { mode: 'throw' })
     const error = await Promise.resolve(
       app.plugin(toolPlugin('dsh-image-vision', tool('vision_query', BARE_TABLE))),
     ).catch((e) => e)
@@ -21,11 +21,12 @@ describe('HardenOverlay on a live DSH tools service', () => {
     expect(app.tools.get('vision_query')).toBeUndefined()
   })
 
-  it('registers a valid tool with the very same parameters object', async () => {
+  it('registers a valid tool with its parameters as declared', async () => {
     const app = await dshRuntime()
     await app.plugin(HardenOverlay)
     await app.plugin(toolPlugin('good', tool('echo', VALID)))
-    expect(app.tools.get('echo')?.parameters).toBe(VALID)
+    // Equal, not identical: the contract detaches what it checked, so a plugin mutating its object later changes nothing.
+    expect(app.tools.get('echo')?.parameters).toEqual(VALID)
     expect(JSON.stringify(app.tools.schemas()[0]?.parameters)).toBe(JSON.stringify(VALID))
   })
 
@@ -57,7 +58,7 @@ describe('HardenOverlay on a live DSH tools service', () => {
     const SystemPrompt = (await import('@deepseek-ai/dsh-system-prompt')).default
     const ToolRuntime = (await import('@deepseek-ai/dsh-tools')).default
     const app = new Context()
-    app.plugin(HardenOverlay)
+    app.plugin(HardenOverlay, { mode: 'throw' })
     const pending = app.plugin(toolPlugin('third-party', tool('x', BARE_TABLE)))
     await app.plugin(SystemPrompt)
     await app.plugin(ToolRuntime)
@@ -71,23 +72,27 @@ describe('HardenOverlay on a live DSH tools service', () => {
     expect(app.tools.get('vision_query')?.parameters).toEqual({ type: 'object', properties: BARE_TABLE })
   })
 
-  it('still throws in repair mode when the mistake has more than one meaning', async () => {
+  it('refuses, without throwing, in repair mode when the mistake has more than one meaning', async () => {
     const app = await dshRuntime()
+    const lines = captureStderr()
     await app.plugin(HardenOverlay, { mode: 'repair' })
-    const load = Promise.resolve(app.plugin(toolPlugin('p', tool('t', { type: ['object', 'null'] }))))
-    await expect(load).rejects.toBeInstanceOf(JsonSchemaError)
+    await app.plugin(toolPlugin('p', tool('t', { type: ['object', 'null'] }), tool('ok', VALID)))
+    lines.restore()
+    expect(app.tools.get('t')).toBeUndefined()
+    expect(app.tools.get('ok')).toBeDefined()
+    expect(lines.text()).toMatch(/tool "t" from plugin "p" is not registered/)
   })
 
   it('rejects an unknown mode with a message that lists the valid ones', async () => {
     const app = await dshRuntime()
     await expect(Promise.resolve(app.plugin(HardenOverlay, { mode: 'loose' as never }))).rejects.toThrow(
-      /throw, repair, collect/,
+      /refuse, repair, throw, collect/,
     )
   })
 
   it('turns a parameters getter that throws into a JsonSchemaError, not a bare TypeError', async () => {
     const app = await dshRuntime()
-    await app.plugin(HardenOverlay)
+    await app.plugin(HardenOverlay, { mode: 'throw' })
     const definition = tool('t', VALID)
     Object.defineProperty(definition, 'parameters', {
       get() {

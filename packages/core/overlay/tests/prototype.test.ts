@@ -24,7 +24,7 @@ describe('installOnToolRuntimePrototype', () => {
       source: 'plug',
     })
     await app.plugin(toolPlugin('ok', tool('echo', VALID)))
-    expect(app.tools.get('echo')?.parameters).toBe(VALID)
+    expect(app.tools.get('echo')?.parameters).toEqual(VALID)
   })
 
   it('restores the original method', async () => {

@@ -1,0 +1,42 @@
+import type { Context } from '@deepseek-ai/cordis'
+import type { JsonSchemaError, RepairReport, ToolIdentity } from '@dsh-harden/tools'
+
+/** Where the overlay tells the user about a refused or repaired tool. */
+export type NoticeSink = (line: string) => void
+
+function describe(identity: ToolIdentity, early: boolean): string {
+  const tool = `tool ${JSON.stringify(identity.tool)}`
+  if (identity.source !== undefined) return `${tool} from plugin ${JSON.stringify(identity.source)}`
+  return early ? `${tool} (registered before dsh-harden started; its plugin is not known)` : tool
+}
+
+/** One line per refused tool: plugin, tool, each JSON pointer with its fix, and what happens now. */
+export function refusalNotice(error: JsonSchemaError, early = false): string {
+  const withdrawn = early ? 'is withdrawn' : 'is not registered'
+  return (
+    `dsh-harden: ${describe(error, early)} ${withdrawn}, so the model never sees it; the plugin's other tools keep ` +
+    `working. Its parameters: ${error.violations.join('; ')}. Fix the plugin's tool definition (check it with ` +
+    '`dsh-harden lint <plugin>`).'
+  )
+}
+
+/** One line per repaired tool: what was repaired where, and that the repaired schema is what the model gets. */
+export function repairNotice(report: RepairReport, early = false): string {
+  const what = report.repaired.map((v) => `${v.pointer || '(root)'}: ${v.message}`).join('; ')
+  return (
+    `dsh-harden: ${describe(report.identity, early)} is sent with repaired parameters (${what}). Fix the plugin so ` +
+    'it declares them correctly.'
+  )
+}
+
+/**
+ * Writes each notice to stderr, where a headless run shows it (DSH's `ctx.logger` output only goes to cordis'
+ * in-memory buffer unless something exports it), and to the `dsh-harden` logger for any exporter a host adds.
+ */
+export function stderrAndLogger(ctx: Context): NoticeSink {
+  const logger = ctx.logger('dsh-harden')
+  return (line) => {
+    process.stderr.write(`${line}\n`)
+    logger.warn(line)
+  }
+}

@@ -1,0 +1,102 @@
+import { JsonSchemaError } from '@dsh-harden/tools'
+import { afterEach, describe, expect, it } from 'vitest'
+import { HardenOverlay } from '../src/index.ts'
+import { BARE_TABLE, captureStderr, dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
+
+let stderr: ReturnType<typeof captureStderr> | undefined
+afterEach(() => {
+  stderr?.restore()
+  stderr = undefined
+})
+
+const REQUIRED_TRUE = { type: 'object', properties: { q: { type: 'string', required: true } } }
+
+describe('default mode (refuse): a bad tool never takes the session down', () => {
+  it('refuses only the bad tool, keeps the plugin and its good tools, and says so once on stderr', async () => {
+    const app = await dshRuntime()
+    stderr = captureStderr()
+    await app.plugin(HardenOverlay)
+    await app.plugin(toolPlugin('vision', tool('vision_query', BARE_TABLE), tool('echo', VALID)))
+    const lines = stderr.text().trim().split('\n')
+    expect(app.tools.get('vision_query')).toBeUndefined()
+    expect(app.tools.schemas().map((s) => s.name)).toEqual(['echo'])
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^dsh-harden: tool "vision_query" from plugin "vision" is not registered/)
+    // The pointer and the fix, as the root contract words them.
+    expect(lines[0]).toContain('(root): ')
+    expect(lines[0]).toContain('(fix: ')
+  })
+
+  it('repair mode sends the repaired schema and says so on stderr', async () => {
+    const app = await dshRuntime()
+    stderr = captureStderr()
+    await app.plugin(HardenOverlay, { mode: 'repair' })
+    await app.plugin(toolPlugin('vision', tool('vision_query', BARE_TABLE)))
+    expect(app.tools.schemas()[0]?.parameters).toEqual({ type: 'object', properties: BARE_TABLE })
+    expect(stderr.text()).toMatch(/tool "vision_query" from plugin "vision" is sent with repaired parameters/)
+  })
+})
+
+describe('tools registered before the overlay started', () => {
+  it('are withdrawn from every reader in the default mode, with one notice each', async () => {
+    const app = await dshRuntime()
+    await app.plugin(
+      toolPlugin('fast', tool('bad', BARE_TABLE), tool('also_bad', REQUIRED_TRUE), tool('ok', VALID)),
+    )
+    stderr = captureStderr()
+    await app.plugin(HardenOverlay)
+    expect(app.tools.get('bad')).toBeUndefined()
+    expect(app.tools.get('also_bad')).toBeUndefined()
+    expect(app.tools.schemas().map((s) => s.name)).toEqual(['ok'])
+    // What DSH puts in the request: the system prompt's tool provider reads the same guarded view.
+    const assembly = await (app as unknown as Assembler).systemPrompt.assemble({})
+    expect(assembly.tools.map((t) => t.name)).toEqual(['ok'])
+    const lines = stderr.text().trim().split('\n')
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatch(
+      /tool "bad" \(registered before dsh-harden started; its plugin is not known\) is withdrawn/,
+    )
+    expect(lines[1]).toMatch(/tool "also_bad" .* is withdrawn.*\/properties\/q/)
+  })
+
+  it('are repaired in repair mode, exactly as a later registration would be', async () => {
+    const early = await dshRuntime()
+    await early.plugin(toolPlugin('fast', tool('vision_query', BARE_TABLE)))
+    stderr = captureStderr()
+    await early.plugin(HardenOverlay, { mode: 'repair' })
+    const late = await dshRuntime()
+    await late.plugin(HardenOverlay, { mode: 'repair' })
+    await late.plugin(toolPlugin('fast', tool('vision_query', BARE_TABLE)))
+    expect(early.tools.schemas()).toEqual(late.tools.schemas())
+    expect(early.tools.get('vision_query')?.parameters).toEqual({ type: 'object', properties: BARE_TABLE })
+    expect(stderr.text()).toMatch(
+      /tool "vision_query" \(registered before .*\) is sent with repaired parameters/,
+    )
+  })
+
+  it('fail the overlay, and so the profile, in throw mode', async () => {
+    const app = await dshRuntime()
+    await app.plugin(toolPlugin('fast', tool('bad', BARE_TABLE)))
+    stderr = captureStderr()
+    await expect(Promise.resolve(app.plugin(HardenOverlay, { mode: 'throw' }))).rejects.toBeInstanceOf(
+      JsonSchemaError,
+    )
+  })
+
+  it('show up again unchanged when the overlay is disposed (stock DSH)', async () => {
+    const app = await dshRuntime()
+    await app.plugin(toolPlugin('fast', tool('bad', BARE_TABLE)))
+    stderr = captureStderr()
+    const overlay = app.plugin(HardenOverlay)
+    await overlay
+    expect(app.tools.get('bad')).toBeUndefined()
+    await overlay.dispose()
+    expect(app.tools.get('bad')?.parameters).toBe(BARE_TABLE)
+  })
+})
+
+interface Assembler {
+  systemPrompt: {
+    assemble(context: object): Promise<{ tools: { name: string; parameters: unknown }[] }>
+  }
+}
