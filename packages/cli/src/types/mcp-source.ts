@@ -1,4 +1,4 @@
-import { checkToolParameters, repairParameters } from '@dsh-harden/tools'
+import { judgeMcpToolList } from '@dsh-harden/tools'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -61,7 +61,7 @@ export async function mcpTools(target: McpTarget, timeoutMs: number): Promise<To
         )
       }
     }
-    return { label: shown, tools: raw.flatMap((tool, index) => typedTool(tool, index, notes)), notes }
+    return { label: shown, tools: typedTools(raw, notes), notes }
   } finally {
     await client.close().catch(() => {})
   }
@@ -125,49 +125,36 @@ async function listRaw(client: Client, timeoutMs: number): Promise<unknown[]> {
 }
 
 /**
- * One listed tool, checked against the root contract. A mistake with exactly one meaning (`{}`, a missing root
- * `type`) is repaired as the overlay's MCP intake repairs it, and the comment says so; anything else is `unknown`.
+ * The listed tools as the MCP boundary of `@dsh-harden/tools` judges them (`judgeMcpToolList`, the verdict the DSH
+ * intake and the gateway serve): a tool with a one-meaning mistake is typed from its repaired schema, and the comment
+ * says so; a tool the boundary isolates for its `inputSchema` is typed `unknown`; an entry that is not a usable tool
+ * (no object, no string name, a name listed twice) is left out with a note.
  */
-function typedTool(tool: unknown, index: number, notes: string[]): TypedTool[] {
-  if (typeof tool !== 'object' || tool === null || typeof (tool as { name?: unknown }).name !== 'string') {
-    notes.push(`tools[${index}] has no string \`name\`; left out`)
-    return []
-  }
-  const { name, description, inputSchema } = tool as {
-    name: string
-    description?: unknown
-    inputSchema?: unknown
-  }
-  const shownDescription = typeof description === 'string' ? description : undefined
-  const result = checkToolParameters(inputSchema)
-  if (result.violations.length === 0) {
-    return [{ name, description: shownDescription, parameters: inputSchema, violations: [], remarks: [] }]
-  }
-  const repaired =
-    result.snapshot === undefined ? undefined : repairParameters(result.snapshot, result.violations)
-  if (repaired !== undefined && checkToolParameters(repaired).violations.length === 0) {
-    const repairs = result.violations.map((violation) => `${violation.rule}: ${violation.message}`).join('; ')
-    return [
-      {
-        name,
-        description: shownDescription,
-        parameters: repaired,
-        violations: [],
-        remarks: [
-          `dsh-harden: typed from the server's inputSchema as repaired by the MCP intake (one meaning only): ${repairs}`,
-        ],
-      },
-    ]
-  }
-  return [
-    {
-      name,
-      description: shownDescription,
-      parameters: inputSchema,
-      violations: result.violations,
-      remarks: [],
-    },
-  ]
+function typedTools(raw: readonly unknown[], notes: string[]): TypedTool[] {
+  return judgeMcpToolList(raw).flatMap((verdict): TypedTool[] => {
+    const listed = raw[verdict.entry] as { description?: unknown; inputSchema?: unknown } | undefined
+    const description = typeof listed?.description === 'string' ? listed.description : undefined
+    const entry = verdict.problems.find((problem) => problem.schema === 'tool')
+    if (entry !== undefined) {
+      const reasons = entry.violations.map((v) => v.message).join('; ')
+      notes.push(`tools[${verdict.entry}] (${verdict.name}): ${reasons}; left out`)
+      return []
+    }
+    const name = verdict.name
+    if (verdict.tool === undefined) {
+      const violations = verdict.problems.flatMap((problem) => problem.violations)
+      return [{ name, description, parameters: listed?.inputSchema, violations, remarks: [] }]
+    }
+    const inputRepairs = verdict.repairs.filter((repair) => repair.schema === 'inputSchema')
+    const repairs = inputRepairs.flatMap((repair) => repair.repaired.map((v) => `${v.rule}: ${v.message}`))
+    const remarks =
+      repairs.length === 0
+        ? []
+        : [
+            `dsh-harden: typed from the server's inputSchema as repaired by the MCP intake (one meaning only): ${repairs.join('; ')}`,
+          ]
+    return [{ name, description, parameters: verdict.tool.inputSchema, violations: [], remarks }]
+  })
 }
 
 function stderrOf(tail: string): string {
