@@ -135,7 +135,8 @@ class ToolGate {
     const judgement = judgeTool(definition, { source: undefined }, this.options)
     if (judgement.kind === 'accepted') return judgement.definition
     this.refusals.push(judgement.error)
-    this.notify(refusalNotice(judgement.error, true))
+    // In throw mode the sweep fails the overlay with these errors; a "withdrawn" notice would not be true.
+    if (this.options.mode !== 'throw') this.notify(refusalNotice(judgement.error, true))
     return undefined
   }
 }

@@ -81,6 +81,8 @@ describe('tools registered before the overlay started', () => {
     await expect(Promise.resolve(app.plugin(HardenOverlay, { mode: 'throw' }))).rejects.toBeInstanceOf(
       JsonSchemaError,
     )
+    // The error is the message: nothing claims the tool was withdrawn.
+    expect(stderr.text()).not.toContain('withdrawn')
   })
 
   it('show up again unchanged when the overlay is disposed (stock DSH)', async () => {
