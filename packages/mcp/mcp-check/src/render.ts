@@ -1,4 +1,5 @@
 import type { CheckReport } from './check.ts'
+import type { ProfileVerdict } from './clients/profiles.ts'
 import type { CheckStatus } from './findings.ts'
 
 const MARK: Readonly<Record<CheckStatus, string>> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP' }
@@ -50,22 +51,7 @@ export function renderReport(report: CheckReport): string {
         `  ${client.label.padEnd(labelWidth)}  ${client.status.toUpperCase().padEnd(11)} ${client.detail}`,
       )
   }
-  if (report.profiles.length > 0) {
-    lines.push('')
-    lines.push('Model routes (tools each would refuse: as DSH sends them today -> with dsh-harden)')
-    for (const profile of report.profiles) {
-      const names = (list: readonly { tool: string }[]): string =>
-        list.length === 0
-          ? ''
-          : ` (${list
-              .slice(0, 4)
-              .map((r) => r.tool)
-              .join(', ')}${list.length > 4 ? ', …' : ''})`
-      lines.push(
-        `  ${profile.profile.padEnd(13)}  ${profile.verbatim.length}/${profile.tools}${names(profile.verbatim)} -> ${profile.hardened.length}/${profile.tools}${names(profile.hardened)}`,
-      )
-    }
-  }
+  if (report.profiles.length > 0) lines.push(...routeLines(report.profiles))
   if (!report.conformant && report.stderrTail !== '') {
     lines.push('')
     lines.push('Server stderr (last lines)')
@@ -79,4 +65,49 @@ export function renderReport(report: CheckReport): string {
       : `NOT conformant: ${failed} check(s) failed (${report.elapsedMs} ms).`,
   )
   return `${lines.join('\n')}\n`
+}
+
+function toolNames(list: readonly { tool: string }[]): string {
+  if (list.length === 0) return ''
+  const shown = list.slice(0, 4).map((r) => r.tool)
+  return ` (${shown.join(', ')}${list.length > 4 ? ', …' : ''})`
+}
+
+/**
+ * Refusals and wire changes apart: a route that takes a schema as sent is not a warning, even when dsh-harden sends
+ * it cleaner (a dropped `$schema`).
+ */
+function routeLines(profiles: readonly ProfileVerdict[]): string[] {
+  const lines = ['']
+  const refusing = profiles.filter((p) => p.verbatim.length > 0 || p.hardened.length > 0)
+  if (refusing.length === 0)
+    lines.push('Model routes: no route refuses a tool, as DSH sends them today or with dsh-harden')
+  else {
+    lines.push('Model routes (tools each would refuse: as DSH sends them today -> with dsh-harden)')
+    for (const profile of refusing)
+      lines.push(
+        `  ${profile.profile.padEnd(13)}  ${profile.verbatim.length}/${profile.tools}${toolNames(profile.verbatim)} -> ${profile.hardened.length}/${profile.tools}${toolNames(profile.hardened)}`,
+      )
+  }
+  const misread = profiles.filter((p) => p.misread.length > 0)
+  if (misread.length > 0) {
+    lines.push(
+      'Taken but misread (the route takes these tools as sent; the arguments come back changed, dsh-harden decodes)',
+    )
+    for (const profile of misread)
+      lines.push(
+        `  ${profile.profile.padEnd(13)}  ${profile.misread.length}/${profile.tools}${toolNames(profile.misread)}: ${profile.misread[0]?.reason ?? ''}`,
+      )
+  }
+  const changed = profiles.filter((p) => p.wireOnly.length > 0)
+  if (changed.length > 0) {
+    lines.push(
+      'Changes on the wire, not refusals (the route takes these tools as sent; dsh-harden sends them cleaner)',
+    )
+    for (const profile of changed)
+      lines.push(
+        `  ${profile.profile.padEnd(13)}  ${profile.wireOnly.length}/${profile.tools}${toolNames(profile.wireOnly)}: ${profile.wireOnly[0]?.reason ?? ''}`,
+      )
+  }
+  return lines
 }

@@ -13,25 +13,48 @@ import type { SchemaViolation } from '../violation.ts'
  */
 const TAKES_METADATA: ReadonlySet<ProfileId> = new Set(['deepseek', 'openai', 'codex'])
 
-/** How a route meets a schema sent as it is: what makes it refuse the request, and what it takes but we change. */
+/**
+ * Findings a route takes without an error but whose arguments come back wrong (PROFILES.md): Codex fills declared
+ * optional fields with placeholders (#1149), DeepSeek has the model send an untyped slot as JSON text (#1122).
+ */
+const MISREAD: readonly { readonly profile: ProfileId; readonly finding: string }[] = [
+  { profile: 'codex', finding: 'an optional field that does not admit null' },
+  { profile: 'deepseek', finding: 'a slot without a type' },
+  { profile: 'deepseek', finding: 'a slot without a type (`true`)' },
+]
+
+/** How a route meets a schema sent as it is. */
 export interface RouteVerdict {
   /** Findings the route refuses: one of them fails every request that lists the tool. */
   readonly refusals: readonly SchemaViolation[]
-  /** Findings the route takes as they are; projection still changes them on the wire. */
+  /** Taken without an error, but the arguments the model sends come back changed (a decoder puts them right). */
+  readonly misreads: readonly SchemaViolation[]
+  /** Taken as they are; projection still changes them on the wire (a dropped `$schema`). */
   readonly wireChanges: readonly SchemaViolation[]
 }
 
-/** The route's written contract (`checkProfileContract`) on a schema as declared, split into refusals and the rest. */
+/** The route's written contract (`checkProfileContract`) on a schema as declared, split by what the route does. */
 export function judgeRoute(schema: JsonObject, profile: ProfileId): RouteVerdict {
   const refusals: SchemaViolation[] = []
+  const metadataRefusals: SchemaViolation[] = []
+  const misreads: SchemaViolation[] = []
   const wireChanges: SchemaViolation[] = []
-  for (const finding of checkProfileContract(schema, profile))
-    (isTolerated(finding, profile) ? wireChanges : refusals).push(finding)
-  return { refusals, wireChanges }
+  for (const finding of checkProfileContract(schema, profile)) {
+    if (isMetadata(finding)) (TAKES_METADATA.has(profile) ? wireChanges : metadataRefusals).push(finding)
+    else if (isMisread(finding, profile)) misreads.push(finding)
+    else refusals.push(finding)
+  }
+  // Metadata last, so the first refusal a report shows is the most specific one.
+  return { refusals: [...refusals, ...metadataRefusals], misreads, wireChanges }
 }
 
-function isTolerated(finding: SchemaViolation, profile: ProfileId): boolean {
-  if (finding.rule !== 'profile-keyword' || !TAKES_METADATA.has(profile)) return false
+function isMetadata(finding: SchemaViolation): boolean {
+  if (finding.rule !== 'profile-keyword') return false
   const keyword = parsePointer(finding.pointer)?.at(-1)
   return keyword !== undefined && METADATA.has(keyword)
+}
+
+// `checkProfileContract` words every finding as `<profile>: <finding>`.
+function isMisread(finding: SchemaViolation, profile: ProfileId): boolean {
+  return MISREAD.some((m) => m.profile === profile && finding.message === `${profile}: ${m.finding}`)
 }

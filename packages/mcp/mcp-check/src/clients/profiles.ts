@@ -1,8 +1,6 @@
-import { intakeToolList } from '@dsh-harden/mcp-client'
-import { checkProfileContract, type JsonObject, PROFILE_IDS, type ProfileId } from '@dsh-harden/tools'
+import { type JsonObject, judgeMcpToolList, judgeRoute, PROFILE_IDS, type ProfileId } from '@dsh-harden/tools'
 import type { RawTool } from '../tool-schemas.ts'
 import { isObject } from '../wire/exchange.ts'
-import { asListed, INTAKE_SERVER } from './intake.ts'
 
 export interface ToolRejection {
   readonly tool: string
@@ -10,13 +8,20 @@ export interface ToolRejection {
   readonly reason: string
 }
 
-/** Which tools one model route would refuse: as DSH sends them today, and as dsh-harden would send them. */
+/**
+ * How one model route meets the listed tools, as judged by `@dsh-harden/tools` (`judgeRoute` for the schemas as sent,
+ * `judgeMcpToolList` with the profile for what dsh-harden serves).
+ */
 export interface ProfileVerdict {
   readonly profile: ProfileId
   readonly tools: number
   /** Stock DSH passes `inputSchema` through verbatim; the route refuses these (and with them, every request). */
   readonly verbatim: readonly ToolRejection[]
-  /** After dsh-harden's intake (repair what has one meaning, isolate the rest) and projection for the route. */
+  /** Taken by the route as sent, but the model's arguments come back changed (#1149, #1122); dsh-harden decodes. */
+  readonly misread: readonly ToolRejection[]
+  /** Taken by the route as sent, but changed on the wire by dsh-harden (such as a dropped `$schema`): no refusal. */
+  readonly wireOnly: readonly ToolRejection[]
+  /** After dsh-harden's MCP boundary (repair what has one meaning, isolate the rest) and projection for the route. */
   readonly hardened: readonly ToolRejection[]
 }
 
@@ -29,34 +34,40 @@ function nameOf(tool: RawTool, index: number): string {
   return typeof tool.name === 'string' ? tool.name : `#${index}`
 }
 
+function asSent(tools: readonly RawTool[], profile: ProfileId) {
+  const verbatim: ToolRejection[] = []
+  const misread: ToolRejection[] = []
+  const wireOnly: ToolRejection[] = []
+  tools.forEach((tool, index) => {
+    const schema = tool.inputSchema
+    if (!isObject(schema)) {
+      verbatim.push({
+        tool: nameOf(tool, index),
+        reason: `(root) no inputSchema object (${schema === null ? 'null' : typeof schema})`,
+      })
+      return
+    }
+    const route = judgeRoute(schema as JsonObject, profile)
+    if (route.refusals.length > 0) verbatim.push({ tool: nameOf(tool, index), reason: first(route.refusals) })
+    else if (route.misreads.length > 0)
+      misread.push({ tool: nameOf(tool, index), reason: first(route.misreads) })
+    else if (route.wireChanges.length > 0)
+      wireOnly.push({ tool: nameOf(tool, index), reason: first(route.wireChanges) })
+  })
+  return { verbatim, misread, wireOnly }
+}
+
 export function profileVerdicts(tools: readonly RawTool[]): ProfileVerdict[] {
   return PROFILE_IDS.map((profile) => {
-    const verbatim: ToolRejection[] = []
-    tools.forEach((tool, index) => {
-      const schema = tool.inputSchema
-      if (!isObject(schema)) {
-        verbatim.push({
-          tool: nameOf(tool, index),
-          reason: `(root) no inputSchema object (${schema === null ? 'null' : typeof schema})`,
-        })
-        return
-      }
-      const violations = checkProfileContract(schema as JsonObject, profile)
-      if (violations.length > 0) verbatim.push({ tool: nameOf(tool, index), reason: first(violations) })
-    })
     const hardened: ToolRejection[] = []
-    const intake = intakeToolList(asListed(tools), { server: INTAKE_SERVER, profile })
-    for (const diagnostic of intake.diagnostics) {
-      if (diagnostic.effect !== 'isolated') continue
+    for (const verdict of judgeMcpToolList(tools, { profile })) {
+      if (verdict.status !== 'isolated') continue
+      const violations = verdict.problems.flatMap((problem) => problem.violations)
       hardened.push({
-        tool: diagnostic.tool,
-        reason: `isolated at intake: ${diagnostic.violations[0]?.rule ?? ''} ${first(diagnostic.violations)}`,
+        tool: verdict.name,
+        reason: `isolated: ${violations[0]?.rule ?? ''} ${first(violations)}`,
       })
     }
-    for (const projection of intake.projections ?? []) {
-      const violations = checkProfileContract(projection.input.wire, profile)
-      if (violations.length > 0) hardened.push({ tool: projection.tool, reason: first(violations) })
-    }
-    return { profile, tools: tools.length, verbatim, hardened }
+    return { profile, tools: tools.length, ...asSent(tools, profile), hardened }
   })
 }
