@@ -24,8 +24,9 @@ export interface EnforceOptions {
 }
 
 /**
- * Returns the parameters to register: the very same value when it already meets the root contract (so it reaches
- * the model byte for byte as declared), or a repaired copy in `repair` mode. Throws `JsonSchemaError` otherwise.
+ * Returns the parameters to register: a detached copy made while checking, equal as JSON to what was declared when
+ * it already meets the root contract (so it reaches the model byte for byte as declared), or a repaired copy in
+ * `repair` mode. Throws `JsonSchemaError` otherwise. The plugin's own object is never read again.
  */
 export function enforceToolParameters(
   parameters: unknown,
@@ -33,7 +34,7 @@ export function enforceToolParameters(
   options: EnforceOptions = {},
 ): unknown {
   const result = checkToolParameters(parameters, options.limits ?? DEFAULT_LIMITS)
-  if (result.violations.length === 0) return parameters
+  if (result.violations.length === 0) return result.snapshot
   if (options.mode === 'repair' && result.snapshot !== undefined) {
     const repaired = repairParameters(result.snapshot, result.violations)
     if (repaired !== undefined) {

@@ -19,7 +19,12 @@ export {
 export { projectForRoute, type RouteOutcome, type RouteProjection } from './boundary/route-projection.ts'
 export { judgeRoute, type RouteVerdict } from './boundary/route-refusal.ts'
 export { type ArgumentViolation, formatArgumentViolation, ToolArgsError } from './contract/tool-args-error.ts'
-export { compileToolContract, type ToolContract } from './contract/tool-contract.ts'
+export {
+  type ContractOptions,
+  compileToolContract,
+  type ToolContract,
+} from './contract/tool-contract.ts'
+export type { FallbackValidator, ValidatorProblem } from './contract/validator-problem.ts'
 export {
   type EnforceOptions,
   enforceToolParameters,

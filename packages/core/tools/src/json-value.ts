@@ -21,3 +21,64 @@ export function defineOwn(target: object, key: string, value: unknown): void {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
   else (target as Record<string, unknown>)[key] = value
 }
+
+/** Literal text in the `jsonText` work stack, told apart from the JSON values still to write. */
+class Literal {
+  readonly text: string
+  constructor(text: string) {
+    this.text = text
+  }
+}
+
+/**
+ * `JSON.stringify` for plain JSON on an explicit stack: V8's recurses and throws RangeError near 5,000 levels, which
+ * schemas within the size limits exceed. `sortKeys` writes object keys sorted, so that values equal as JSON (key
+ * order aside) get equal text.
+ */
+export function jsonText(value: JsonValue, sortKeys = false): string {
+  if (!sortKeys) {
+    // The native walk is faster; the stack below is for what it cannot nest into.
+    try {
+      return JSON.stringify(value)
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error
+    }
+  }
+  const out: string[] = []
+  const pending: (JsonValue | Literal)[] = [value]
+  while (pending.length > 0) {
+    const item = pending.pop()!
+    if (item instanceof Literal) out.push(item.text)
+    else if (Array.isArray(item)) {
+      out.push('[')
+      pending.push(new Literal(']'))
+      for (let i = item.length - 1; i >= 0; i--) {
+        pending.push(item[i]!)
+        if (i > 0) pending.push(new Literal(','))
+      }
+    } else if (isJsonObject(item)) {
+      out.push('{')
+      pending.push(new Literal('}'))
+      const keys = sortKeys ? Object.keys(item).sort() : Object.keys(item)
+      for (let i = keys.length - 1; i >= 0; i--) {
+        pending.push(item[keys[i]!]!)
+        pending.push(new Literal(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`))
+      }
+    } else out.push(JSON.stringify(item))
+  }
+  return out.join('')
+}
+
+/** Whether `key` is an own key of any object inside `value`: one pass on an explicit stack. */
+export function containsKey(value: JsonValue, key: string): boolean {
+  const pending: JsonValue[] = [value]
+  while (pending.length > 0) {
+    const item = pending.pop()!
+    if (Array.isArray(item)) pending.push(...item)
+    else if (isJsonObject(item)) {
+      if (Object.hasOwn(item, key)) return true
+      for (const member of Object.values(item)) pending.push(member)
+    }
+  }
+  return false
+}

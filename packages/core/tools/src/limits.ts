@@ -8,6 +8,10 @@ export interface SizeLimits {
   readonly maxChars: number
 }
 
-// Generous for real tool schemas (the largest MCP schemas we have seen are a few hundred nodes, depth < 20); 256 JSON
-// levels admit arguments nested 64 objects deep (each level is a schema plus its `properties` map, and more).
-export const DEFAULT_LIMITS: SizeLimits = { maxDepth: 256, maxNodes: 20_000, maxChars: 1_000_000 }
+/**
+ * Every walk over a schema or an argument value is one pass on an explicit stack, so depth costs nothing beyond its
+ * nodes: these bound total work, not the call stack. They admit every schema DSH's own `packages/core/tools` suite
+ * registers — its deepest is 5,000 nested `oneOf` levels, which is 10,004 JSON levels and about 20,000 values — with
+ * room to spare. Real tool schemas are a few hundred values, fewer than 20 levels deep.
+ */
+export const DEFAULT_LIMITS: SizeLimits = { maxDepth: 20_000, maxNodes: 100_000, maxChars: 4_000_000 }

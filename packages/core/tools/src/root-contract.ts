@@ -2,7 +2,7 @@ import { isJsonObject, type JsonObject, type JsonValue, ownValue } from './json-
 import { KEYWORD_SHAPES, type KeywordShape } from './keywords.ts'
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
 import { checkSchemaShape } from './schema-shape.ts'
-import { snapshotJson, verifyJson } from './snapshot.ts'
+import { snapshotJson } from './snapshot.ts'
 import type { SchemaRule, SchemaViolation } from './violation.ts'
 
 /**
@@ -13,8 +13,8 @@ import type { SchemaRule, SchemaViolation } from './violation.ts'
 export interface RootContractResult {
   readonly violations: readonly SchemaViolation[]
   /**
-   * When there are violations and `parameters` were readable as lossless JSON: a detached plain-JSON copy, for
-   * repairs to work on. `undefined` for a valid schema, which is checked in place and never copied.
+   * Whenever `parameters` were readable as lossless JSON: the detached plain-JSON copy every check read (valid or
+   * not), for the caller to keep and for repairs to work on. `undefined` when they were not readable.
    */
   readonly snapshot: JsonValue | undefined
 }
@@ -234,34 +234,18 @@ function checkBeforeSnapshot(parameters: unknown): SchemaViolation | undefined {
   )
 }
 
-// The shape walk recurses: nesting that raised limits allow but the call stack cannot hold is refused, not thrown.
-function checkWithinStack(root: JsonValue): SchemaViolation[] {
-  try {
-    return checkSnapshot(root)
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error
-    return [
-      violation(
-        '',
-        'too-deep',
-        'the schema is nested too deeply to check',
-        'flatten it; real tool schemas nest fewer than 20 levels',
-      ),
-    ]
-  }
-}
-
+/**
+ * Checks `parameters` and detaches them in the same pass: the snapshot walk copies while it verifies, and every later
+ * check reads the copy. So what was checked is exactly what the caller gets back to project and validate, whatever
+ * the plugin does to its own object afterwards (mutations, getters added later, a swapped-in Proxy).
+ */
 export function checkToolParameters(
   parameters: unknown,
   limits: SizeLimits = DEFAULT_LIMITS,
 ): RootContractResult {
   const early = checkBeforeSnapshot(parameters)
   if (early !== undefined) return { violations: [early], snapshot: undefined }
-  // Verify first without copying: a valid schema (the common case) is then checked in place and never copied.
-  const verified = verifyJson(parameters, limits)
-  if (!verified.ok) return { violations: verified.violations, snapshot: undefined }
-  const violations = checkWithinStack(verified.value)
-  if (violations.length === 0) return { violations, snapshot: undefined }
   const snapshot = snapshotJson(parameters, limits)
-  return { violations, snapshot: snapshot.ok ? snapshot.value : undefined }
+  if (!snapshot.ok) return { violations: snapshot.violations, snapshot: undefined }
+  return { violations: checkSnapshot(snapshot.value), snapshot: snapshot.value }
 }

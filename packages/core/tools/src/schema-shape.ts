@@ -1,5 +1,5 @@
 import { parsePointer, toPointer } from './json-pointer.ts'
-import { isJsonObject, type JsonObject, type JsonValue, ownValue } from './json-value.ts'
+import { isJsonObject, type JsonObject, type JsonValue, jsonText, ownValue } from './json-value.ts'
 import {
   ANCHOR_NAMES,
   type Dialect,
@@ -19,18 +19,51 @@ import type { SchemaRule, SchemaViolation } from './violation.ts'
  */
 type Path = readonly (string | number)[]
 
+/**
+ * Where a keyword sits, as a link to its parent: extending a path costs O(1), so a deep schema is not quadratic in
+ * its depth. Turned into a JSON pointer only when a violation is reported.
+ */
+interface PathLink {
+  readonly parent: PathLink | undefined
+  readonly key: string | number
+}
+
+function at(link: PathLink | undefined, ...keys: readonly (string | number)[]): PathLink | undefined {
+  let extended = link
+  for (const key of keys) extended = { parent: extended, key }
+  return extended
+}
+
+function linkOf(path: Path): PathLink | undefined {
+  return at(undefined, ...path)
+}
+
+function pointerOf(link: PathLink | undefined): string {
+  const keys: (string | number)[] = []
+  for (let step = link; step !== undefined; step = step.parent) keys.push(step.key)
+  return toPointer(keys.reverse())
+}
+
 interface ShapeCheck {
   readonly document: JsonValue
   readonly dialect: Dialect
   readonly violations: SchemaViolation[]
+  /** Every plain-name anchor in the document, collected on the first `#name` reference (one walk, not one per ref). */
+  anchors: ReadonlySet<string> | undefined
 }
 
-function report(check: ShapeCheck, path: Path, rule: SchemaRule, message: string, hint: string): void {
-  check.violations.push({ pointer: toPointer(path), rule, message, hint })
+function report(
+  check: ShapeCheck,
+  path: PathLink | undefined,
+  rule: SchemaRule,
+  message: string,
+  hint: string,
+): void {
+  check.violations.push({ pointer: pointerOf(path), rule, message, hint })
 }
 
 function show(value: JsonValue): string {
-  const text = JSON.stringify(value)
+  const text = jsonText(value)
   return text.length > 60 ? `${text.slice(0, 57)}...` : text
 }
 
@@ -46,16 +79,6 @@ function isUniqueStringList(value: JsonValue): value is string[] {
   )
 }
 
-/** JSON text with sorted keys, so that values ajv deems equal (key order aside) compare equal. */
-function canonicalJson(value: JsonValue): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (!isJsonObject(value)) return JSON.stringify(value)
-  const members = Object.keys(value)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key]!)}`)
-  return `{${members.join(',')}}`
-}
-
 function compilesAsRegex(pattern: string): boolean {
   try {
     new RegExp(pattern, 'u')
@@ -65,7 +88,7 @@ function compilesAsRegex(pattern: string): boolean {
   }
 }
 
-function checkSchemaValue(check: ShapeCheck, path: Path, value: JsonValue): void {
+function checkSchemaValue(check: ShapeCheck, path: PathLink | undefined, value: JsonValue): void {
   if (typeof value === 'boolean' || isJsonObject(value)) return
   const hint =
     typeof value === 'string' && JSON_TYPES.has(value)
@@ -74,7 +97,7 @@ function checkSchemaValue(check: ShapeCheck, path: Path, value: JsonValue): void
   report(check, path, 'keyword-type', `must be a schema (an object or boolean), got ${show(value)}`, hint)
 }
 
-function checkType(check: ShapeCheck, path: Path, value: JsonValue): void {
+function checkType(check: ShapeCheck, path: PathLink | undefined, value: JsonValue): void {
   const names = Array.isArray(value) ? value : [value]
   if (names.length === 0 || (Array.isArray(value) && !isUniqueStringList(value))) {
     report(
@@ -99,9 +122,14 @@ function checkType(check: ShapeCheck, path: Path, value: JsonValue): void {
   }
 }
 
-function checkRequired(check: ShapeCheck, path: Path, value: JsonValue, inProperty: boolean): void {
+function checkRequired(
+  check: ShapeCheck,
+  path: PathLink | undefined,
+  value: JsonValue,
+  inProperty: boolean,
+): void {
   if (typeof value === 'boolean' && inProperty) {
-    const name = String(path[path.length - 2])
+    const name = String(path?.parent?.key)
     report(
       check,
       path,
@@ -126,30 +154,38 @@ function checkRequired(check: ShapeCheck, path: Path, value: JsonValue, inProper
   }
 }
 
-function resolvesLocally(document: JsonValue, ref: string): boolean {
+function resolvesLocally(check: ShapeCheck, ref: string): boolean {
   const segments = parsePointer(ref)
-  if (segments === undefined) return hasAnchor(document, ref.slice(1))
-  let at: JsonValue | undefined = document
-  for (const segment of segments) {
-    if (Array.isArray(at)) at = /^(0|[1-9][0-9]*)$/.test(segment) ? at[Number(segment)] : undefined
-    else at = isJsonObject(at) ? ownValue(at, segment) : undefined
-    if (at === undefined) return false
+  if (segments === undefined) {
+    check.anchors ??= anchorsOf(check.document)
+    return check.anchors.has(ref.slice(1))
   }
-  return typeof at === 'boolean' || isJsonObject(at)
+  let target: JsonValue | undefined = check.document
+  for (const segment of segments) {
+    if (Array.isArray(target))
+      target = /^(0|[1-9][0-9]*)$/.test(segment) ? target[Number(segment)] : undefined
+    else target = isJsonObject(target) ? ownValue(target, segment) : undefined
+    if (target === undefined) return false
+  }
+  return typeof target === 'boolean' || isJsonObject(target)
 }
 
-function hasAnchor(document: JsonValue, anchor: string): boolean {
+function anchorsOf(document: JsonValue): Set<string> {
+  const anchors = new Set<string>()
   const pending: JsonValue[] = [document]
   while (pending.length > 0) {
     const node = pending.pop()!
     if (!isJsonObject(node)) continue
-    if (ownValue(node, '$anchor') === anchor || ownValue(node, '$id') === `#${anchor}`) return true
+    const anchor = ownValue(node, '$anchor')
+    const id = ownValue(node, '$id')
+    if (typeof anchor === 'string') anchors.add(anchor)
+    if (typeof id === 'string' && id.startsWith('#')) anchors.add(id.slice(1))
     for (const sub of subschemasOf(node)) pending.push(sub.schema)
   }
-  return false
+  return anchors
 }
 
-function checkRef(check: ShapeCheck, path: Path, value: string): void {
+function checkRef(check: ShapeCheck, path: PathLink | undefined, value: string): void {
   if (!value.startsWith('#')) {
     report(
       check,
@@ -158,7 +194,7 @@ function checkRef(check: ShapeCheck, path: Path, value: string): void {
       `${show(value)} points outside this schema; model APIs cannot fetch it`,
       'copy the referenced schema into `$defs` and point at "#/$defs/<name>"',
     )
-  } else if (!resolvesLocally(check.document, value)) {
+  } else if (!resolvesLocally(check, value)) {
     report(
       check,
       path,
@@ -169,7 +205,7 @@ function checkRef(check: ShapeCheck, path: Path, value: string): void {
   }
 }
 
-function checkEnum(check: ShapeCheck, path: Path, value: JsonValue): void {
+function checkEnum(check: ShapeCheck, path: PathLink | undefined, value: JsonValue): void {
   if (!Array.isArray(value)) {
     report(
       check,
@@ -186,19 +222,22 @@ function checkEnum(check: ShapeCheck, path: Path, value: JsonValue): void {
       'an empty `enum` admits no value, so the tool can never be called',
       'list the allowed values, or remove `enum`',
     )
-  } else if (check.dialect === 'draft-07' && new Set(value.map(canonicalJson)).size < value.length) {
+  } else if (
+    check.dialect === 'draft-07' &&
+    new Set(value.map((item) => jsonText(item, true))).size < value.length
+  ) {
     // The draft-07 meta-schema as ajv ships it (and MCP SDKs validate with ajv) requires distinct values.
     report(check, path, 'enum-duplicate', '`enum` lists the same value twice', 'list each value once')
   }
 }
 
-function checkDependencies(check: ShapeCheck, path: Path, value: JsonObject): void {
+function checkDependencies(check: ShapeCheck, path: PathLink | undefined, value: JsonObject): void {
   // Schema members are checked as subschemas; a list member must list distinct property names.
   for (const [name, member] of Object.entries(value)) {
     if (Array.isArray(member) && !isUniqueStringList(member)) {
       report(
         check,
-        [...path, name],
+        at(path, name),
         'keyword-type',
         `must be a schema or a list of distinct property names, got ${show(member)}`,
         'e.g. "dependencies": { "a": ["b"] }',
@@ -208,7 +247,7 @@ function checkDependencies(check: ShapeCheck, path: Path, value: JsonObject): vo
 }
 
 // A boolean in 2019-09, an anchor name in 2020-12 (which deprecates it), not a keyword in draft-07.
-function checkRecursiveAnchor(check: ShapeCheck, path: Path, value: JsonValue): void {
+function checkRecursiveAnchor(check: ShapeCheck, path: PathLink | undefined, value: JsonValue): void {
   if (check.dialect === '2019-09' && typeof value !== 'boolean') {
     report(
       check,
@@ -258,7 +297,7 @@ const SHAPE_EXPECTATIONS: Partial<
 
 function checkKeyword(
   check: ShapeCheck,
-  path: Path,
+  path: PathLink | undefined,
   keyword: string,
   value: JsonValue,
   inProperty: boolean,
@@ -372,7 +411,7 @@ function checkKeyword(
         if (!compilesAsRegex(pattern))
           report(
             check,
-            [...path, pattern],
+            at(path, pattern),
             'pattern-invalid',
             `${show(pattern)} is not a valid regular expression`,
             'fix the expression',
@@ -384,18 +423,33 @@ function checkKeyword(
   }
 }
 
-function checkNode(check: ShapeCheck, path: Path, node: JsonValue, inProperty: boolean): void {
-  if (!isJsonObject(node)) {
-    checkSchemaValue(check, path, node)
-    return
-  }
-  for (const [keyword, value] of Object.entries(node))
-    checkKeyword(check, [...path, keyword], keyword, value, inProperty)
-  for (const sub of subschemasOf(node)) {
-    // List-valued and map-valued members were checked as containers above; their members are schemas.
-    if (sub.path.length === 2) checkSchemaValue(check, [...path, ...sub.path], sub.schema)
-    if (isJsonObject(sub.schema))
-      checkNode(check, [...path, ...sub.path], sub.schema, sub.path[0] === 'properties')
+interface PendingNode {
+  readonly path: PathLink | undefined
+  readonly node: JsonValue
+  readonly inProperty: boolean
+}
+
+/** One visit per schema node, on an explicit stack: nesting as deep as the size limits admit is fine. */
+function checkNodes(check: ShapeCheck, root: PendingNode): void {
+  const pending: PendingNode[] = [root]
+  while (pending.length > 0) {
+    const { path, node, inProperty } = pending.pop()!
+    if (!isJsonObject(node)) {
+      checkSchemaValue(check, path, node)
+      continue
+    }
+    for (const [keyword, value] of Object.entries(node))
+      checkKeyword(check, at(path, keyword), keyword, value, inProperty)
+    const children: PendingNode[] = []
+    for (const sub of subschemasOf(node)) {
+      const subPath = at(path, ...sub.path)
+      // List-valued and map-valued members were checked as containers above; their members are schemas.
+      if (sub.path.length === 2) checkSchemaValue(check, subPath, sub.schema)
+      if (isJsonObject(sub.schema))
+        children.push({ path: subPath, node: sub.schema, inProperty: sub.path[0] === 'properties' })
+    }
+    // Reversed, so violations come out in document order, as a recursive walk would report them.
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!)
   }
 }
 
@@ -410,7 +464,7 @@ export function checkSchemaShape(
 ): SchemaViolation[] {
   const declared = isJsonObject(document) ? ownValue(document, '$schema') : undefined
   const dialect = (typeof declared === 'string' && dialectOf(declared)) || 'draft-07'
-  const check: ShapeCheck = { document, dialect, violations: [] }
-  checkNode(check, basePath, schema, basePath.length > 0)
+  const check: ShapeCheck = { document, dialect, violations: [], anchors: undefined }
+  checkNodes(check, { path: linkOf(basePath), node: schema, inProperty: basePath.length > 0 })
   return check.violations
 }

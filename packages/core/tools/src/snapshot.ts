@@ -83,12 +83,9 @@ class SnapshotWalk {
   private readonly stack: (VisitFrame | ExitFrame)[] = []
 
   private readonly limits: SizeLimits
-  /** Off when the caller only needs the verdict: checking a valid schema then allocates no copy at all. */
-  private readonly copying: boolean
 
-  constructor(limits: SizeLimits, copying: boolean) {
+  constructor(limits: SizeLimits) {
     this.limits = limits
-    this.copying = copying
   }
 
   run(input: unknown): JsonValue | undefined {
@@ -216,11 +213,7 @@ class SnapshotWalk {
       this.stop(link, 'too-large', `the schema has more than ${this.limits.maxNodes} values`)
       return
     }
-    const copy: JsonValue[] | Record<string, JsonValue> | undefined = this.copying
-      ? isArray
-        ? []
-        : {}
-      : undefined
+    const copy: JsonValue[] | Record<string, JsonValue> = isArray ? [] : {}
     const children: VisitFrame[] = []
     for (const key of keys) {
       if (isArray && key === 'length') continue
@@ -263,17 +256,18 @@ class SnapshotWalk {
         )
         continue
       }
-      if (copy !== undefined && !isArray) defineOwn(copy, key, null)
+      // A placeholder now keeps the declared key order in the copy; the child's visit fills it in.
+      if (!isArray) defineOwn(copy, key, null)
       children.push({
         kind: 'visit',
         value: descriptor.value,
         link: childLink,
         depth: depth + 1,
-        store: copy === undefined ? discard : (child) => defineOwn(copy, key, child),
+        store: (child) => defineOwn(copy, key, child),
       })
     }
     if (isArray) this.checkDense(value as unknown[], link)
-    frame.store((copy ?? value) as JsonValue)
+    frame.store(copy)
     this.ancestors.add(value)
     this.stack.push({ kind: 'exit', container: value })
     for (let index = children.length - 1; index >= 0; index--) this.stack.push(children[index]!)
@@ -307,23 +301,9 @@ function errorText(error: unknown): string {
   }
 }
 
-const discard = (): void => {}
-
-function walkJson(input: unknown, limits: SizeLimits, copying: boolean): SnapshotResult {
-  const walk = new SnapshotWalk(limits, copying)
+export function snapshotJson(input: unknown, limits: SizeLimits = DEFAULT_LIMITS): SnapshotResult {
+  const walk = new SnapshotWalk(limits)
   const value = walk.run(input)
   if (walk.violations.length > 0 || value === undefined) return { ok: false, violations: walk.violations }
   return { ok: true, value }
-}
-
-export function snapshotJson(input: unknown, limits: SizeLimits = DEFAULT_LIMITS): SnapshotResult {
-  return walkJson(input, limits, true)
-}
-
-/**
- * The same walk and verdict as `snapshotJson`, without the copy: on success `value` is `input` itself, which is then
- * known to be plain data (no getters, proxies or exotic objects), so it is safe to read directly.
- */
-export function verifyJson(input: unknown, limits: SizeLimits = DEFAULT_LIMITS): SnapshotResult {
-  return walkJson(input, limits, false)
 }

@@ -34,11 +34,14 @@ function repair(parameters: unknown): { result: unknown; reports: RepairReport[]
 }
 
 describe('valid parameters pass through untouched', () => {
-  it('returns the very same reference for a realistic MCP schema, in both modes', () => {
+  it('returns a detached copy of a realistic MCP schema, byte for byte the same JSON, in both modes', () => {
     const schema = mcpSchema()
     const before = JSON.stringify(schema)
-    expect(enforceToolParameters(schema, TOOL)).toBe(schema)
-    expect(enforceToolParameters(schema, TOOL, { mode: 'repair' })).toBe(schema)
+    for (const mode of ['throw', 'repair'] as const) {
+      const result = enforceToolParameters(schema, TOOL, { mode })
+      expect(result).not.toBe(schema)
+      expect(JSON.stringify(result)).toBe(before)
+    }
     expect(JSON.stringify(schema)).toBe(before)
   })
 

@@ -5,8 +5,31 @@ import type { Decoder } from '../projection/types.ts'
  * Reads wire-shaped arguments back into the declared shape: the exact inverse of what projection encoded. Returns
  * every reading a union allows (usually one); the contract keeps the first that validates. Never mutates: the
  * arguments DSH hands a tool are deep-frozen, so changed containers are copies and unchanged ones are reused.
+ *
+ * One pass with an explicit work stack: each (value, decoder) pair is decoded exactly once, children before their
+ * container, and a container is copied only when a child's reading differs (copy-on-write up the path). So the cost
+ * is linear in depth and width, and nesting deeper than the call stack is fine.
  */
 const MAX_READINGS = 16
+
+type ObjectDecoder = Extract<Decoder, { kind: 'object' }>
+type ArrayDecoder = Extract<Decoder, { kind: 'array' }>
+type Readings = readonly unknown[]
+
+interface DecodeStep {
+  readonly kind: 'decode'
+  readonly value: unknown
+  readonly decoder: Decoder
+  readonly deliver: (readings: Readings) => void
+}
+
+/** Runs after every child of a container has delivered its readings. */
+interface FinishStep {
+  readonly kind: 'finish'
+  readonly finish: () => void
+}
+
+type Step = DecodeStep | FinishStep
 
 function parseJsonText(value: unknown): unknown {
   if (typeof value !== 'string') return value
@@ -22,11 +45,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+function unchanged(readings: Readings, original: unknown): boolean {
+  return readings.length === 1 && readings[0] === original
+}
+
 /**
  * The first `MAX_READINGS` combinations of per-position options, in order (the last position varies fastest), as
  * one choice list each. Linear in the number of positions: readings are built once at the end, not copied per key.
  */
-function combinations(options: readonly (readonly unknown[])[]): number[][] {
+function combinations(options: readonly Readings[]): number[][] {
   const varying = options.flatMap((choices, position) => (choices.length > 1 ? [position] : []))
   let total = 1
   for (const position of varying) {
@@ -47,89 +74,141 @@ function combinations(options: readonly (readonly unknown[])[]): number[][] {
   return result
 }
 
-/** Whether any declared slot of `value` reads differently: the common case (nothing to change) costs no copy. */
-function declaredSlotsChange(
-  value: Record<string, unknown>,
-  decoder: Extract<Decoder, { kind: 'object' }>,
-): boolean {
-  for (const key of decoder.syntheticNull) if (Object.hasOwn(value, key) && value[key] === null) return true
-  for (const [key, child] of decoder.properties) {
-    if (!Object.hasOwn(value, key)) continue
-    const readings = decodeValue(value[key], child)
-    if (readings.length !== 1 || readings[0] !== value[key]) return true
+/**
+ * Object: only the slots the decoder can change are decoded (declared properties, or every key when undeclared keys
+ * have a decoder of their own); the rest are read as they are. Synthetic nulls are dropped.
+ */
+function expandObject(step: DecodeStep, decoder: ObjectDecoder, stack: Step[]): void {
+  const value = step.value
+  if (!isRecord(value)) {
+    step.deliver([value])
+    return
   }
-  return false
-}
-
-function decodeObject(value: unknown, decoder: Extract<Decoder, { kind: 'object' }>): unknown[] {
-  if (!isRecord(value)) return [value]
-  if (decoder.additional.kind === 'identity' && !declaredSlotsChange(value, decoder)) return [value]
-  const keys: string[] = []
-  const options: unknown[][] = []
-  let changed = false
-  for (const [key, child] of Object.entries(value)) {
-    if (child === null && decoder.syntheticNull.has(key)) {
-      changed = true
-      continue
-    }
-    const readings = decodeValue(child, decoder.properties.get(key) ?? decoder.additional)
-    if (readings.length !== 1 || readings[0] !== child) changed = true
-    keys.push(key)
-    options.push(readings)
+  const decoded = new Map<string, Readings>()
+  let dropsNull = false
+  const slots: [string, Decoder][] = []
+  const consider = (key: string, child: Decoder): void => {
+    if (value[key] === null && decoder.syntheticNull.has(key)) dropsNull = true
+    else if (child.kind !== 'identity') slots.push([key, child])
   }
-  if (!changed) return [value]
-  return combinations(options).map((choice) => {
-    const reading: Record<string, unknown> = {}
-    for (const [i, key] of keys.entries()) defineOwn(reading, key, options[i]![choice[i]!])
-    return reading
+  if (decoder.additional.kind === 'identity') {
+    for (const key of decoder.syntheticNull)
+      if (Object.hasOwn(value, key)) consider(key, { kind: 'identity' })
+    for (const [key, child] of decoder.properties) if (Object.hasOwn(value, key)) consider(key, child)
+  } else {
+    for (const key of Object.keys(value)) consider(key, decoder.properties.get(key) ?? decoder.additional)
+  }
+  stack.push({
+    kind: 'finish',
+    finish: () => {
+      const changed = dropsNull || [...decoded].some(([key, readings]) => !unchanged(readings, value[key]))
+      if (!changed) {
+        step.deliver([value])
+        return
+      }
+      const keys = Object.keys(value).filter(
+        (key) => !(value[key] === null && decoder.syntheticNull.has(key)),
+      )
+      const options = keys.map((key) => decoded.get(key) ?? [value[key]])
+      step.deliver(
+        combinations(options).map((choice) => {
+          const reading: Record<string, unknown> = {}
+          for (const [i, key] of keys.entries()) defineOwn(reading, key, options[i]![choice[i]!])
+          return reading
+        }),
+      )
+    },
   })
+  for (const [key, child] of slots) {
+    stack.push({
+      kind: 'decode',
+      value: value[key],
+      decoder: child,
+      deliver: (readings) => decoded.set(key, readings),
+    })
+  }
 }
 
-function decodeArray(value: unknown, decoder: Extract<Decoder, { kind: 'array' }>): unknown[] {
-  if (!Array.isArray(value)) return [value]
-  let changed = false
+function expandArray(step: DecodeStep, decoder: ArrayDecoder, stack: Step[]): void {
+  const value = step.value
+  if (!Array.isArray(value)) {
+    step.deliver([value])
+    return
+  }
   // Every reading of each item counts (a union item may read several ways); the contract keeps the first that validates.
-  const options = value.map((item, index) => {
-    const readings = decodeValue(item, decoder.prefix[index] ?? decoder.items)
-    if (readings.length !== 1 || readings[0] !== item) changed = true
-    return readings
+  const options: Readings[] = value.map((item) => [item])
+  stack.push({
+    kind: 'finish',
+    finish: () => {
+      const changed = options.some((readings, i) => !unchanged(readings, value[i]))
+      step.deliver(
+        changed
+          ? combinations(options).map((choice) => options.map((readings, i) => readings[choice[i]!]))
+          : [value],
+      )
+    },
   })
-  if (!changed) return [value]
-  return combinations(options).map((choice) => options.map((readings, i) => readings[choice[i]!]))
+  for (const [index, item] of value.entries()) {
+    const child = decoder.prefix[index] ?? decoder.items
+    if (child.kind === 'identity') continue
+    stack.push({
+      kind: 'decode',
+      value: item,
+      decoder: child,
+      deliver: (readings) => (options[index] = readings),
+    })
+  }
 }
 
-export function decodeValue(value: unknown, decoder: Decoder): unknown[] {
+/** Every branch reads the same value; readings are kept in branch order, each distinct reference once. */
+function expandUnion(step: DecodeStep, branches: readonly Decoder[], stack: Step[]): void {
+  const perBranch: Readings[] = branches.map(() => [])
+  stack.push({
+    kind: 'finish',
+    finish: () => {
+      // Compared by reference (Object.is), never serialized: a deep reading costs nothing extra to deduplicate.
+      const distinct = [...new Set(perBranch.flat())]
+      step.deliver(distinct.slice(0, MAX_READINGS))
+    },
+  })
+  for (const [index, branch] of branches.entries()) {
+    stack.push({
+      kind: 'decode',
+      value: step.value,
+      decoder: branch,
+      deliver: (readings) => (perBranch[index] = readings),
+    })
+  }
+}
+
+function expand(step: DecodeStep, stack: Step[]): void {
+  const { decoder } = step
   switch (decoder.kind) {
     case 'identity':
-      return [value]
+      step.deliver([step.value])
+      return
     case 'json-text':
-      return [parseJsonText(value)]
+      step.deliver([parseJsonText(step.value)])
+      return
     case 'object':
-      return decodeObject(value, decoder)
+      expandObject(step, decoder, stack)
+      return
     case 'array':
-      return decodeArray(value, decoder)
-    case 'union': {
-      const readings = decoder.branches.flatMap((branch) => decodeValue(value, branch))
-      // Each reading is serialized once; one that cannot be (a bigint, nesting deeper than JSON.stringify walks)
-      // is compared by reference only, so deduplicating never throws.
-      const seen = new Set<string>()
-      const distinct = readings.filter((reading, i) => {
-        if (readings.indexOf(reading) !== i) return false
-        const key = serialize(reading)
-        if (key === undefined) return true
-        if (seen.has(key)) return false
-        seen.add(key)
-        return true
-      })
-      return distinct.slice(0, MAX_READINGS)
-    }
+      expandArray(step, decoder, stack)
+      return
+    case 'union':
+      expandUnion(step, decoder.branches, stack)
+      return
   }
 }
 
-function serialize(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value)
-  } catch {
-    return undefined
+export function decodeValue(value: unknown, decoder: Decoder): Readings {
+  let result: Readings = [value]
+  const stack: Step[] = [{ kind: 'decode', value, decoder, deliver: (readings) => (result = readings) }]
+  while (stack.length > 0) {
+    const step = stack.pop()!
+    if (step.kind === 'finish') step.finish()
+    else expand(step, stack)
   }
+  return result
 }

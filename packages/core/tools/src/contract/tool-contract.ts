@@ -7,23 +7,32 @@ import { decodeValue } from './decode.ts'
 import { parseStringifiedContainers } from './stringified.ts'
 import { type ArgumentViolation, ToolArgsError } from './tool-args-error.ts'
 import { type ArgumentValidator, compileValidator } from './validator.ts'
+import {
+  describeCompileFailure,
+  type FallbackValidator,
+  NO_FALLBACK,
+  uncheckable,
+  type ValidatorProblem,
+} from './validator-problem.ts'
 
 /**
- * One tool's contract, compiled once: the declared schema (checked at load), its wire schema per route, and the
- * path back — decode what projection encoded, then validate against the declared schema. Projections and the
- * validator are built on first use, so registering a tool costs only the root-contract check.
+ * One tool's contract, compiled once at register: the declared schema (checked and detached), its validator, its
+ * wire schema per route, and the path back — decode what projection encoded, then validate against the declared
+ * schema. Projections are built on first use; ajv validators are cached by schema text, so registering the same tool
+ * again costs no compile.
  */
 export interface ToolContract {
   readonly identity: ToolIdentity
+  /** The detached copy register() checked: later changes to the plugin's object never reach it. */
   readonly declared: JsonObject
   projection(profile: ProfileId): Projection
   /** Every reason `args` do not match the declared schema (empty when they do). */
   validate(args: unknown): readonly ArgumentViolation[]
   /**
-   * Set when the validator could not be compiled (ajv rejected a construct the root contract let through). The
-   * contract then decodes but does not validate, and the host should say so once.
+   * Set at register when ajv could not compile the declared schema. Arguments are then checked by the fallback
+   * validator, or, without one, every call is refused: never accepted unchecked. The host should print it once.
    */
-  readonly validatorProblem: string | undefined
+  readonly validatorProblem: ValidatorProblem | undefined
   /**
    * Arguments as the model sent them for `profile`, read back into the declared shape: the same value when they
    * already match. Throws `ToolArgsError` when no reading matches.
@@ -31,6 +40,13 @@ export interface ToolContract {
   parseArguments(args: unknown, profile: ProfileId): unknown
   /** Like `parseArguments`, but returns the best reading instead of throwing; for presenters, which must not fail. */
   normalizeArguments(args: unknown, profile: ProfileId): unknown
+}
+
+export interface ContractOptions extends EnforceOptions {
+  /** Used when ajv cannot compile the declared schema (see `FallbackValidator`). */
+  readonly fallbackValidator?: FallbackValidator | undefined
+  /** Called at register with the problem when ajv cannot compile the declared schema. */
+  readonly onValidatorProblem?: ((problem: ValidatorProblem) => void) | undefined
 }
 
 // Each pass parses the stringified containers the validator found; nesting one inside another takes another pass.
@@ -41,16 +57,48 @@ interface Reading {
   readonly violations: readonly ArgumentViolation[]
 }
 
+interface CompiledValidator {
+  readonly validate: ArgumentValidator
+  readonly problem: ValidatorProblem | undefined
+}
+
+/** ajv on the declared schema; when it cannot compile, the fallback, or a refusal for every call. */
+function buildValidator(
+  declared: JsonObject,
+  identity: ToolIdentity,
+  options: ContractOptions,
+): CompiledValidator {
+  try {
+    return { validate: compileValidator(declared), problem: undefined }
+  } catch (error) {
+    const fallback = options.fallbackValidator
+    const problem: ValidatorProblem = {
+      identity,
+      ...describeCompileFailure(error),
+      fallback: fallback === undefined ? NO_FALLBACK : fallback.label,
+    }
+    const refusal = uncheckable(problem)
+    return {
+      validate: fallback === undefined ? () => refusal : (args) => fallback.validate(declared, args),
+      problem,
+    }
+  }
+}
+
 class CompiledToolContract implements ToolContract {
   readonly identity: ToolIdentity
   readonly declared: JsonObject
+  readonly validatorProblem: ValidatorProblem | undefined
   private readonly projections = new Map<ProfileId, Projection>()
-  private validator: ArgumentValidator | undefined
-  validatorProblem: string | undefined = undefined
+  private readonly validator: ArgumentValidator
 
-  constructor(declared: JsonObject, identity: ToolIdentity) {
+  constructor(declared: JsonObject, identity: ToolIdentity, options: ContractOptions) {
     this.declared = declared
     this.identity = identity
+    const { validate, problem } = buildValidator(declared, identity, options)
+    this.validator = validate
+    this.validatorProblem = problem
+    if (problem !== undefined) options.onValidatorProblem?.(problem)
   }
 
   projection(profile: ProfileId): Projection {
@@ -63,17 +111,7 @@ class CompiledToolContract implements ToolContract {
   }
 
   validate(args: unknown): readonly ArgumentViolation[] {
-    this.validator ??= this.compile()
     return this.validator(args)
-  }
-
-  private compile(): ArgumentValidator {
-    try {
-      return compileValidator(this.declared)
-    } catch (error) {
-      this.validatorProblem = error instanceof Error ? error.message : String(error)
-      return () => []
-    }
   }
 
   private read(args: unknown, profile: ProfileId): Reading {
@@ -105,12 +143,15 @@ class CompiledToolContract implements ToolContract {
   }
 }
 
-/** Checks `parameters` against the root contract (throwing `JsonSchemaError`) and returns the tool's contract. */
+/**
+ * Checks `parameters` against the root contract (throwing `JsonSchemaError`), detaches them, compiles the validator
+ * (reporting through `onValidatorProblem` when ajv cannot) and returns the tool's contract.
+ */
 export function compileToolContract(
   parameters: unknown,
   identity: ToolIdentity,
-  options: EnforceOptions = {},
+  options: ContractOptions = {},
 ): ToolContract {
   const declared = enforceToolParameters(parameters, identity, options) as JsonObject
-  return new CompiledToolContract(declared, identity)
+  return new CompiledToolContract(declared, identity, options)
 }

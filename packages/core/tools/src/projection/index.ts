@@ -7,9 +7,16 @@ import type { ProfileId, Projection } from './types.ts'
 export interface ProjectionOptions {
   /** Most wire nodes one projection may build, so inlining `$ref`s cannot blow up; past it a slot becomes JSON text. */
   readonly nodeBudget?: number | undefined
+  /**
+   * Most schema levels projected one by one; a subtree nested deeper is sent as one any-JSON slot and checked
+   * locally. Projection recurses per level, so this keeps it within the call stack for any schema the root contract
+   * admits. Default 256.
+   */
+  readonly maxDepth?: number | undefined
 }
 
 const DEFAULT_NODE_BUDGET = 10_000
+export const DEFAULT_PROJECTION_DEPTH = 256
 
 /**
  * The wire schema of a tool's declared parameters for one route, the decoder that reads arguments back, and what
@@ -21,7 +28,12 @@ export function projectParameters(
   profile: ProfileId,
   options: ProjectionOptions = {},
 ): Projection {
-  const walk = createWalk(profileRules(profile), declared, options.nodeBudget ?? DEFAULT_NODE_BUDGET)
+  const walk = createWalk(
+    profileRules(profile),
+    declared,
+    options.nodeBudget ?? DEFAULT_NODE_BUDGET,
+    options.maxDepth ?? DEFAULT_PROJECTION_DEPTH,
+  )
   const { wire, decoder } = projectSchema(walk, declared, '')
   if (sameJson(wire, declared) && decoder.kind === 'identity') return { wire: declared, decoder, changes: [] }
   return { wire: wire as JsonObject, decoder, changes: walk.changes }

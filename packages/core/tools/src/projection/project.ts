@@ -1,5 +1,12 @@
 import { parsePointer } from '../json-pointer.ts'
-import { defineOwn, isJsonObject, type JsonObject, type JsonValue, ownValue } from '../json-value.ts'
+import {
+  containsKey,
+  defineOwn,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  ownValue,
+} from '../json-value.ts'
 import { admitsNull, widenToNullable } from './nullable.ts'
 import type { ProfileRules } from './profiles.ts'
 import { joinDescription, spillText } from './spill.ts'
@@ -25,6 +32,9 @@ interface Walk {
   readonly changes: ProjectionChange[]
   readonly expanding: string[]
   budget: number
+  /** Schema levels entered now, and the most allowed (see `ProjectionOptions.maxDepth`). */
+  depth: number
+  readonly maxDepth: number
 }
 
 export interface Projected {
@@ -276,17 +286,23 @@ function isFlatConstraint(walk: Walk, branch: JsonValue): boolean {
 }
 
 /** Whether a declared schema admits null, following local `$ref`s (a cycle or a dangling one counts as no). */
-function declaredAdmitsNull(walk: Walk, schema: JsonValue, seen: readonly string[] = []): boolean {
+// Past this many nested unions the answer is "no": the field then reads a wire null as "not provided", which is what
+// the route meant by it in every case but a schema nesting nullable unions this deep.
+const MAX_NULL_DEPTH = 64
+
+function declaredAdmitsNull(walk: Walk, schema: JsonValue, seen: readonly string[] = [], depth = 0): boolean {
   if (!isJsonObject(schema)) return admitsNull(schema)
+  if (depth > MAX_NULL_DEPTH) return false
   const { $ref: ref, anyOf, oneOf, allOf, ...rest } = schema
   const branches = Array.isArray(anyOf) ? anyOf : Array.isArray(oneOf) ? oneOf : undefined
-  if (branches !== undefined && !branches.some((branch) => declaredAdmitsNull(walk, branch, seen)))
+  if (branches !== undefined && !branches.some((branch) => declaredAdmitsNull(walk, branch, seen, depth + 1)))
     return false
-  if (Array.isArray(allOf) && !allOf.every((member) => declaredAdmitsNull(walk, member, seen))) return false
+  if (Array.isArray(allOf) && !allOf.every((member) => declaredAdmitsNull(walk, member, seen, depth + 1)))
+    return false
   if (typeof ref === 'string') {
     if (seen.includes(ref) || seen.length > 32) return false
     const target = resolveRef(walk, ref)
-    if (target === undefined || !declaredAdmitsNull(walk, target, [...seen, ref])) return false
+    if (target === undefined || !declaredAdmitsNull(walk, target, [...seen, ref], depth + 1)) return false
   }
   return admitsNull(rest)
 }
@@ -342,7 +358,7 @@ function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', 
     if (!isJsonObject(base.wire) || base.decoder.kind === 'json-text') return base
     if (
       walk.rules.unions === 'any-of-and-one-of' &&
-      !JSON.stringify(branches).includes('"$ref"') &&
+      !containsKey(branches, '$ref') &&
       branches.every((branch) => isFlatConstraint(walk, branch))
     ) {
       return { wire: { ...base.wire, [keyword]: branches }, decoder: base.decoder }
@@ -442,7 +458,31 @@ function mergeSingleAllOf(node: JsonObject): JsonObject | undefined {
   return Object.keys(member).some((key) => Object.hasOwn(rest, key)) ? undefined : { ...rest, ...member }
 }
 
+/**
+ * Projection recurses once per schema level, so nesting past `maxDepth` is sent as an any-JSON slot (JSON text on
+ * routes that need it) and still enforced locally by the declared schema: no route has a use for such depth, and the
+ * call stack stays bounded whatever the schema.
+ */
 export function projectSchema(walk: Walk, node: JsonValue, pointer: string): Projected {
+  if (walk.depth >= walk.maxDepth) {
+    const description =
+      isJsonObject(node) && typeof node.description === 'string' ? node.description : undefined
+    return anyJsonSlot(
+      walk,
+      description === undefined ? {} : { description },
+      pointer,
+      `nested deeper than ${walk.maxDepth} schema levels; sent whole and checked locally`,
+    )
+  }
+  walk.depth++
+  try {
+    return projectNode(walk, node, pointer)
+  } finally {
+    walk.depth--
+  }
+}
+
+function projectNode(walk: Walk, node: JsonValue, pointer: string): Projected {
   if (--walk.budget < 0) return anyJsonSlot(walk, {}, pointer, 'schema too large to send in full')
   if (node === true) return anyJsonSlot(walk, {}, pointer, '`true` (any value) sent as JSON text')
   if (!isJsonObject(node)) {
@@ -547,7 +587,7 @@ function placeKeyword(
   keyword: string,
   value: JsonValue,
 ): void {
-  const mentionsRef = JSON.stringify(value).includes('"$ref"')
+  const mentionsRef = containsKey(value, '$ref')
   if (walk.rules.keeps.has(keyword) && !mentionsRef) defineOwn(wire, keyword, value)
   else spilled.set(keyword, value)
 }
@@ -743,6 +783,11 @@ function projectArrayKeywords(
   return items.decoder.kind === 'identity' ? IDENTITY : { kind: 'array', prefix: [], items: items.decoder }
 }
 
-export function createWalk(rules: ProfileRules, document: JsonObject, budget: number): Walk {
-  return { rules, document, changes: [], expanding: [], budget }
+export function createWalk(
+  rules: ProfileRules,
+  document: JsonObject,
+  budget: number,
+  maxDepth: number,
+): Walk {
+  return { rules, document, changes: [], expanding: [], budget, depth: 0, maxDepth }
 }

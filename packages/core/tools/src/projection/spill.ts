@@ -1,11 +1,11 @@
-import type { JsonValue } from '../json-value.ts'
+import { type JsonValue, jsonText } from '../json-value.ts'
 
 /**
  * Text for constraints a route cannot take as keywords. They stay in the declared schema for local validation; the
  * model still reads them, so it can respect them.
  */
 export function spillText(spilled: ReadonlyMap<string, JsonValue>): string {
-  const parts = [...spilled].map(([keyword, value]) => `${keyword}: ${JSON.stringify(value)}`)
+  const parts = [...spilled].map(([keyword, value]) => `${keyword}: ${jsonText(value)}`)
   return `Constraints: ${parts.join('; ')}.`
 }
 
