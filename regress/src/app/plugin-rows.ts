@@ -1,0 +1,161 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Check, Observed, Row } from '../row.ts'
+import { describeTurn, rejectionsOf, resultOk, resultsSeen, type Turn, toolsSent } from './app-session.ts'
+import { type AppRows, GROUP, insertLayer } from './group-parts.ts'
+
+/**
+ * A third-party tool plugin in the real app's loader (issue 9, items 1 and 5): one valid tool, one whose parameters
+ * are a bare property table (DSH #297/#447), one with `required: true` inside a property. It is loaded the way a user
+ * loads a plugin they wrote, by path in a profile row, in three placements:
+ *   - fast: the module imports at once, so its `apply` runs before most of the ~80 built-in rows have started;
+ *   - slow: a 2 s top-level `await` before the module finishes importing;
+ *   - later layer: the row sits in a `--patch` overlay, the layer DSH applies after the profile's own.
+ * Stock sends every tool as declared and DeepSeek (the local endpoint, `rejectionOf`) refuses the request. Hardened has
+ * the overlay row first in the profile layer; each turn must then send only valid schemas, name each refused tool on
+ * stderr, run the valid tool, and exit 0.
+ */
+const PLUGIN_NAME = 'acme-dsh-tools'
+const VALID = 'acme_lookup'
+const BROKEN = ['acme_bare_table', 'acme_required_true'] as const
+
+/** The plugin module's source; `delayMs` > 0 adds a top-level await before the module finishes importing. */
+export function pluginSource(delayMs: number): string {
+  const wait = delayMs > 0 ? `await new Promise((resolve) => setTimeout(resolve, ${delayMs}))\n` : ''
+  return `${wait}export const name = ${JSON.stringify(PLUGIN_NAME)}
+export const inject = ['tools']
+const output = { schema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value) }] }
+const tool = (name, parameters) => ({ name, description: name, parameters, output, execute: async (args) => ({ got: args }) })
+export function apply(ctx) {
+  ctx.tools.register(tool(${JSON.stringify(VALID)}, { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }))
+  ctx.tools.register(tool(${JSON.stringify(BROKEN[0])}, { q: { type: 'string' }, limit: { type: 'integer' } }))
+  ctx.tools.register(tool(${JSON.stringify(BROKEN[1])}, { type: 'object', properties: { q: { type: 'string', required: true } } }))
+}
+`
+}
+
+function pluginRow(file: string): string {
+  return `    - id: acme\n      name: ${JSON.stringify(file)}\n`
+}
+
+interface Placement {
+  readonly id: string
+  readonly proves: string
+  readonly delayMs: number
+  /** The row goes into a `--patch` overlay instead of the profile layer. */
+  readonly laterLayer: boolean
+}
+
+const PLACEMENTS: readonly Placement[] = [
+  {
+    id: 'app-plugin-fast',
+    proves:
+      'a fast-importing third-party plugin with a bare property table and `required: true` in the real dsh loader',
+    delayMs: 0,
+    laterLayer: false,
+  },
+  {
+    id: 'app-plugin-slow',
+    proves:
+      'the same plugin behind a 2 s top-level await (it registers after the overlay) in the real dsh loader',
+    delayMs: 2000,
+    laterLayer: false,
+  },
+  {
+    id: 'app-plugin-later-layer',
+    proves: 'the same plugin in a later patch layer (`dsh --patch`) than the overlay row',
+    delayMs: 0,
+    laterLayer: true,
+  },
+]
+
+const SCRIPT = [{ toolCalls: [{ name: VALID, arguments: { q: 'weather' } }] }]
+
+/** The stderr line that names `tool`, the plugin, and a JSON pointer (or the root), if any. */
+export function namingLine(stderr: string, tool: string, plugin: readonly string[]): string | undefined {
+  return stderr
+    .split('\n')
+    .find(
+      (line) =>
+        line.includes(tool) &&
+        plugin.some((name) => line.includes(name)) &&
+        /(^|[\s("'`])\/[A-Za-z0-9_~-]|\(root\)/.test(line),
+    )
+}
+
+function stockLeg(turn: Turn): Observed {
+  const rejected = rejectionsOf(turn)
+  const sentBroken = BROKEN.filter((tool) => toolsSent(turn).includes(tool))
+  const fails = turn.run.exitCode !== 0 && rejected.length > 0
+  return {
+    outcome: fails ? 'every-turn-fails' : 'works',
+    works: !fails,
+    detail: `${describeTurn(turn)}; broken tools sent: ${sentBroken.join(', ') || 'none'}`,
+  }
+}
+
+function hardenedLeg(turn: Turn): { leg: Observed; checks: Check[] } {
+  const sent = toolsSent(turn)
+  const rejected = rejectionsOf(turn)
+  const validCall = resultsSeen(turn.requests).get('call_0_0')
+  const works =
+    turn.run.exitCode === 0 && rejected.length === 0 && sent.includes(VALID) && resultOk(validCall)
+  const refused = BROKEN.filter((tool) => !sent.includes(tool))
+  const names = [PLUGIN_NAME, 'acme']
+  const checks: Check[] = refused.map((tool) => ({
+    what: `stderr names refused tool ${tool}, its plugin and a JSON pointer`,
+    ok: namingLine(turn.run.stderr, tool, names) !== undefined,
+  }))
+  checks.push({
+    what: `${VALID} is sent and its call works`,
+    ok: sent.includes(VALID) && resultOk(validCall),
+  })
+  return {
+    leg: {
+      outcome: works ? 'works' : turn.run.exitCode !== 0 ? 'dsh-fails' : 'turn-fails',
+      works,
+      detail:
+        `${describeTurn(turn)}; sent: ${[VALID, ...BROKEN].filter((t) => sent.includes(t)).join(', ') || 'none of the plugin tools'}` +
+        `; refused: ${refused.join(', ') || 'none'}; ${VALID} result: ${validCall === undefined ? 'never seen' : resultOk(validCall) ? 'ok' : validCall}`,
+    },
+    checks,
+  }
+}
+
+export async function pluginRows(parts: AppRows): Promise<Row[]> {
+  const dir = join(parts.home.root, 'acme-plugin')
+  mkdirSync(dir, { recursive: true })
+  const rows: Row[] = []
+  for (const placement of PLACEMENTS) {
+    const file = join(dir, `${placement.id}.mjs`)
+    writeFileSync(file, pluginSource(placement.delayMs))
+    const layerFile = join(dir, `${placement.id}.patch.yml`)
+    writeFileSync(layerFile, insertLayer(pluginRow(file)))
+    const inProfile = placement.laterLayer ? '' : pluginRow(file)
+    const patches = placement.laterLayer ? [layerFile] : []
+    const stock = await parts.turn({
+      profile: parts.stockProfile,
+      patch: insertLayer(inProfile),
+      patches,
+      script: SCRIPT,
+    })
+    const hardened = await parts.turn({
+      profile: parts.hardenedProfile,
+      patch: insertLayer(parts.ours('@dsh-harden/overlay') + inProfile),
+      patches,
+      script: SCRIPT,
+    })
+    const observed = hardenedLeg(hardened)
+    rows.push({
+      id: placement.id,
+      group: GROUP,
+      kind: 'fix',
+      proves: placement.proves,
+      source: 'issue 9 (items 1, 2, 5); DSH #297, #447',
+      stock: stockLeg(stock),
+      hardened: observed.leg,
+      checks: observed.checks,
+    })
+  }
+  return rows
+}
