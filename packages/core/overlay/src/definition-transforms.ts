@@ -1,4 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
+import { installOwnMethod } from './own-method.ts'
 import type { RegisteredTool, RegisterMethod } from './registration.ts'
 
 /**
@@ -117,15 +118,13 @@ export function withDefinitionTransforms<D extends RegisteredTool, R>(
 
 interface Stage {
   count: number
-  readonly wrapper: RegisterMethod
-  readonly previous: RegisterMethod
-  readonly hadOwn: boolean
+  readonly uninstall: () => void
 }
 
 /**
  * Adds a transform for the live `tools` service and makes sure registrations go through it even when the overlay is
- * not loaded: one shared `register` stage per tools instance, removed with the last transform. Returns the disposer;
- * call it from `ctx.effect`.
+ * not loaded: one shared `register` stage per tools instance, removed with the last transform (or, when another
+ * wrapper sits above it, left as a pass-through). Returns the disposer; call it from `ctx.effect`.
  */
 export function addDefinitionTransform(ctx: Context, transform: DefinitionTransform): () => void {
   const tools = rawTools(ctx)
@@ -134,15 +133,18 @@ export function addDefinitionTransform(ctx: Context, transform: DefinitionTransf
   const slots = tools as unknown as Slots
   let stage = slots[STAGE] as Stage | undefined
   if (stage === undefined) {
-    const previous = tools.register
-    const wrapper: RegisterMethod = function register(this: unknown, definition) {
-      return withDefinitionTransforms(tools, definition, registrationOf(this), (transformed) =>
-        previous.call(this, transformed),
-      )
-    }
-    stage = { count: 0, wrapper, previous, hadOwn: Object.hasOwn(tools, 'register') }
+    const uninstall = installOwnMethod<'register', RegisterMethod>(
+      tools,
+      'register',
+      (previous) =>
+        function register(this: unknown, definition) {
+          return withDefinitionTransforms(tools, definition, registrationOf(this), (transformed) =>
+            previous.call(this, transformed),
+          )
+        },
+    )
+    stage = { count: 0, uninstall }
     Object.defineProperty(tools, STAGE, { value: stage, configurable: true })
-    tools.register = wrapper
   }
   const own = stage
   own.count++
@@ -150,10 +152,6 @@ export function addDefinitionTransform(ctx: Context, transform: DefinitionTransf
     set.delete(transform)
     if (--own.count > 0) return
     delete slots[STAGE]
-    // Only unwind when still on top; under another wrapper, the stage stays in the chain as a pass-through (the
-    // transform set is empty), so a wrapper installed later is never cut out of the chain.
-    if (tools.register !== own.wrapper) return
-    if (own.hadOwn) tools.register = own.previous
-    else delete (tools as Partial<ToolsInstance>).register
+    own.uninstall()
   }
 }

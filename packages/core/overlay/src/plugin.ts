@@ -2,6 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { type JsonSchemaError, PROFILE_IDS, type ProfileId, type RepairReport } from '@dsh-harden/tools'
 import { rawTools } from './definition-transforms.ts'
 import { type NoticeSink, refusalNotice, repairNotice, stderrAndLogger } from './notices.ts'
+import { installOwnMethod } from './own-method.ts'
 import { installReadGuard, registeredTools } from './read-guard.ts'
 import {
   declaresCanonicalOutput,
@@ -54,10 +55,6 @@ function readConfig(config: unknown): OverlaySettings {
   return { mode, profile: oneOf('profile', given.profile, PROFILE_IDS), validateArguments }
 }
 
-interface ToolsInstance {
-  register: RegisterMethod
-}
-
 /**
  * Installs the guard as an own `register` on the live `tools` instance and restores the previous state on dispose.
  * It sees registrations made after it; `HardenOverlay` also sweeps the ones made before (see the README).
@@ -67,23 +64,11 @@ export function installOnToolsService(
   options: RegistrationGuardOptions,
   onAccepted?: (definition: RegisteredTool) => void,
 ): () => void {
-  const tools = rawTools(ctx)
-  const hadOwn = Object.hasOwn(tools, 'register')
-  const previous = tools.register
-  const guarded = guardRegister(previous, options, onAccepted)
-  let active = true
-  const installed: RegisterMethod = function register(this: unknown, definition) {
-    return active ? guarded.call(this, definition) : previous.call(this, definition)
-  }
-  tools.register = installed
-  return () => {
-    active = false
-    // Unwind only when still on top: a wrapper installed later (a tool package's definition-transform stage) keeps
-    // calling this one, which is now a pass-through.
-    if (tools.register !== installed) return
-    if (hadOwn) tools.register = previous
-    else delete (tools as Partial<ToolsInstance>).register
-  }
+  // A wrapper installed later (a tool package's definition-transform stage) keeps calling this one, so it must
+  // turn into a pass-through rather than unhook itself.
+  return installOwnMethod<'register', RegisterMethod>(rawTools(ctx), 'register', (previous) =>
+    guardRegister(previous, options, onAccepted),
+  )
 }
 
 /**

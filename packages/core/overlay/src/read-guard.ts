@@ -1,3 +1,4 @@
+import { installOwnMethod } from './own-method.ts'
 import type { RegisteredTool } from './registration.ts'
 
 /**
@@ -57,28 +58,22 @@ export function registeredTools(tools: object): RegisteredTool[] | undefined {
 export function installReadGuard(tools: object, filter: ToolFilter): (() => void) | undefined {
   const internals = internalsOf(tools)
   if (internals === undefined) return undefined
-  const hadOwn = Object.hasOwn(internals, 'view')
-  const previous = internals.view
-  let active = true
-  const installed = function view(this: unknown, scope?: unknown): ToolView {
-    const result = previous.call(this, scope)
-    if (!active) return result
-    let visible: Map<string, RegisteredTool> | undefined
-    for (const [name, definition] of result.visible) {
-      if (name === RUN_CODE_NAME) continue
-      const shown = filter(definition)
-      if (shown === definition) continue
-      visible ??= new Map(result.visible)
-      if (shown === undefined) visible.delete(name)
-      else visible.set(name, shown)
-    }
-    return visible === undefined ? result : { ...result, visible }
-  }
-  internals.view = installed
-  return () => {
-    active = false
-    if (internals.view !== installed) return
-    if (hadOwn) internals.view = previous
-    else delete (internals as Partial<RegistryInternals>).view
-  }
+  return installOwnMethod<'view', RegistryInternals['view']>(
+    internals,
+    'view',
+    (previous) =>
+      function view(this: unknown, scope?: unknown): ToolView {
+        const result = previous.call(this, scope)
+        let visible: Map<string, RegisteredTool> | undefined
+        for (const [name, definition] of result.visible) {
+          if (name === RUN_CODE_NAME) continue
+          const shown = filter(definition)
+          if (shown === definition) continue
+          visible ??= new Map(result.visible)
+          if (shown === undefined) visible.delete(name)
+          else visible.set(name, shown)
+        }
+        return visible === undefined ? result : { ...result, visible }
+      },
+  )
 }
