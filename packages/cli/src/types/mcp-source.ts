@@ -130,7 +130,7 @@ async function listRaw(client: Client, timeoutMs: number): Promise<unknown[]> {
  * says so; a tool the boundary isolates for its `inputSchema` is typed `unknown`; an entry that is not a usable tool
  * (no object, no string name, a name listed twice) is left out with a note.
  */
-function typedTools(raw: readonly unknown[], notes: string[]): TypedTool[] {
+export function typedTools(raw: readonly unknown[], notes: string[]): TypedTool[] {
   return judgeMcpToolList(raw).flatMap((verdict): TypedTool[] => {
     const listed = raw[verdict.entry] as { description?: unknown; inputSchema?: unknown } | undefined
     const description = typeof listed?.description === 'string' ? listed.description : undefined

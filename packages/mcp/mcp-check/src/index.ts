@@ -10,7 +10,7 @@ export {
 } from './calls.ts'
 export { type CheckOptions, type CheckReport, checkServer } from './check.ts'
 export { findClaude, parseClaudeGet } from './clients/claude-code.ts'
-export type { ProfileVerdict, ToolRejection } from './clients/profiles.ts'
+export { type ProfileVerdict, profileVerdicts, type ToolRejection } from './clients/profiles.ts'
 export type { ClientVerdict } from './clients/verdict.ts'
 export {
   CHECK_IDS,
