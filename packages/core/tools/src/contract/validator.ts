@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { Ajv2019 } from 'ajv/dist/2019.js'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
+import { toPointer } from '../json-pointer.ts'
 import { type JsonObject, jsonText } from '../json-value.ts'
 import { type Dialect, dialectOf } from '../keywords.ts'
 import type { ArgumentViolation } from './tool-args-error.ts'
@@ -43,7 +44,7 @@ function toViolation(error: ErrorObject): ArgumentViolation {
   const pointer =
     missing === undefined
       ? error.instancePath
-      : `${error.instancePath}/${missing.replaceAll('~', '~0').replaceAll('/', '~1')}`
+      : `${error.instancePath}${toPointer([missing])}`
   const message =
     missing === undefined ? (error.message ?? `fails ${error.keyword}`) : 'is required but missing'
   return { pointer, keyword: error.keyword, message }

@@ -1,4 +1,4 @@
-import { parsePointer } from '../json-pointer.ts'
+import { parsePointer, toPointer } from '../json-pointer.ts'
 import {
   containsKey,
   defineOwn,
@@ -59,7 +59,7 @@ function note(
 }
 
 function child(pointer: string, ...segments: readonly (string | number)[]): string {
-  return pointer + segments.map((s) => `/${String(s).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('')
+  return pointer + toPointer(segments)
 }
 
 function withDescription(node: JsonObject, description: string | undefined): JsonObject {
