@@ -6,6 +6,7 @@ export {
   type DefinitionTransform,
   type Registration,
 } from './definition-transforms.ts'
+export { recordedSource, SourceRecorder } from './early.ts'
 export { HardenOverlay, installOnToolsService, type OverlayConfig } from './plugin.ts'
 export { installOnToolRuntimePrototype, type ToolRuntimeClass } from './prototype.ts'
 export {

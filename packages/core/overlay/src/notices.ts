@@ -6,8 +6,12 @@ export type NoticeSink = (line: string) => void
 
 function describe(identity: ToolIdentity, early: boolean): string {
   const tool = `tool ${JSON.stringify(identity.tool)}`
-  if (identity.source !== undefined) return `${tool} from plugin ${JSON.stringify(identity.source)}`
-  return early ? `${tool} (registered before dsh-harden started; its plugin is not known)` : tool
+  const from = identity.source === undefined ? '' : ` from plugin ${JSON.stringify(identity.source)}`
+  if (!early) return tool + from
+  // Without the `@dsh-harden/overlay/early` row, nothing recorded who registered a tool before the overlay started.
+  return identity.source === undefined
+    ? `${tool} (registered before dsh-harden started; its plugin is not known)`
+    : `${tool}${from} (registered before dsh-harden started)`
 }
 
 /** One line per refused tool: plugin, tool, each JSON pointer with its fix, and what happens now. */

@@ -1,6 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { type JsonSchemaError, PROFILE_IDS, type ProfileId, type RepairReport } from '@dsh-harden/tools'
 import { rawTools } from './definition-transforms.ts'
+import { recordedSource } from './early.ts'
 import { type NoticeSink, refusalNotice, repairNotice, stderrAndLogger } from './notices.ts'
 import { installOwnMethod } from './own-method.ts'
 import { installReadGuard, registeredTools } from './read-guard.ts'
@@ -81,8 +82,10 @@ class ToolGate {
   private readonly refusals: JsonSchemaError[] = []
   private readonly options: RegistrationGuardOptions
   private readonly notify: NoticeSink
+  private readonly tools: object
 
-  constructor(options: RegistrationGuardOptions, notify: NoticeSink) {
+  constructor(tools: object, options: RegistrationGuardOptions, notify: NoticeSink) {
+    this.tools = tools
     // Verdicts found here are reported by `judgeEarly` itself, worded for a tool that was already registered.
     this.options = {
       ...options,
@@ -117,7 +120,7 @@ class ToolGate {
 
   private judgeEarly(definition: RegisteredTool): RegisteredTool | undefined {
     if (!declaresCanonicalOutput(definition)) return definition
-    const judgement = judgeTool(definition, { source: undefined }, this.options)
+    const judgement = judgeTool(definition, { source: recordedSource(this.tools, definition) }, this.options)
     if (judgement.kind === 'accepted') return judgement.definition
     this.refusals.push(judgement.error)
     // In throw mode the sweep fails the overlay with these errors; a "withdrawn" notice would not be true.
@@ -142,8 +145,8 @@ export const HardenOverlay = {
         if (error !== null && settings.mode !== 'throw') notify(refusalNotice(error))
       },
     }
-    const gate = new ToolGate(options, notify)
     const tools = rawTools(ctx)
+    const gate = new ToolGate(tools, options, notify)
     ctx.effect(() => installOnToolsService(ctx, options, gate.admitted), 'dsh-harden: guard tools.register()')
     ctx.effect(() => {
       const uninstall = installReadGuard(tools, gate.filter)

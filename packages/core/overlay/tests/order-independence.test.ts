@@ -1,6 +1,6 @@
 import { JsonSchemaError } from '@dsh-harden/tools'
 import { afterEach, describe, expect, it } from 'vitest'
-import { HardenOverlay } from '../src/index.ts'
+import { HardenOverlay, SourceRecorder } from '../src/index.ts'
 import { BARE_TABLE, captureStderr, dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
 
 let stderr: ReturnType<typeof captureStderr> | undefined
@@ -94,6 +94,45 @@ describe('tools registered before the overlay started', () => {
     expect(app.tools.get('bad')).toBeUndefined()
     await overlay.dispose()
     expect(app.tools.get('bad')?.parameters).toBe(BARE_TABLE)
+  })
+})
+
+describe('the early source recorder row', () => {
+  it('lets the overlay name the plugin of a tool that registered before it started', async () => {
+    const { Context } = await import('@deepseek-ai/cordis')
+    const SystemPrompt = (await import('@deepseek-ai/dsh-system-prompt')).default
+    const ToolRuntime = (await import('@deepseek-ai/dsh-tools')).default
+    const app = new Context()
+    // As in DSH's loader: the light row applies before `tools` exists; the tool plugin waits for the service.
+    await app.plugin(SourceRecorder)
+    const fast = app.plugin(toolPlugin('fast-third-party', tool('bad', BARE_TABLE), tool('ok', VALID)))
+    await app.plugin(SystemPrompt)
+    await app.plugin(ToolRuntime)
+    await fast
+    stderr = captureStderr()
+    await app.plugin(HardenOverlay)
+    expect((app as unknown as Awaited<ReturnType<typeof dshRuntime>>).tools.get('bad')).toBeUndefined()
+    expect(stderr.text()).toMatch(
+      /tool "bad" from plugin "fast-third-party" \(registered before dsh-harden started\) is withdrawn/,
+    )
+  })
+
+  it('also works when it starts after the tools service, and steps aside on dispose', async () => {
+    const app = await dshRuntime()
+    const recorder = app.plugin(SourceRecorder)
+    await recorder
+    await app.plugin(toolPlugin('fast-third-party', tool('bad', BARE_TABLE)))
+    await recorder.dispose()
+    const raw = (app.tools as unknown as Record<symbol, object>)[Symbol.for('cordis.original')]!
+    expect(Object.hasOwn(raw, 'register')).toBe(false)
+    // The recorder is gone, so this one is not attributed.
+    await app.plugin(toolPlugin('later', tool('bad2', BARE_TABLE)))
+    stderr = captureStderr()
+    await app.plugin(HardenOverlay)
+    expect(stderr.text()).toMatch(/tool "bad" from plugin "fast-third-party"/)
+    expect(stderr.text()).toMatch(
+      /tool "bad2" \(registered before dsh-harden started; its plugin is not known\)/,
+    )
   })
 })
 
