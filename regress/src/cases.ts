@@ -2,13 +2,16 @@ import type { CordisPlugin } from './dsh-session.ts'
 import { rawTool, toolPlugin } from './tool-plugin.ts'
 
 /**
- * The known failures, each as the plugin that caused it. `broken` cases must fail stock DSH and fail loudly at load
- * with the overlay; `valid` cases must work both ways with the tool's parameters unchanged on the wire.
+ * The known failures, each as the plugin that caused it. A `broken` case is a `fix` row: stock DSH was observed
+ * failing the session, the overlay refuses the plugin at load and the session works. The `valid` case is a `guard`
+ * row: it works both ways with the tool's parameters unchanged on the wire.
  */
 export interface RegressionCase {
   readonly id: string
   readonly source: string
   readonly kind: 'broken' | 'valid'
+  /** What the tool's `parameters` are, for the row's "proves" sentence. */
+  readonly declares: string
   readonly tool: string
   readonly plugin: string
   readonly parameters: unknown
@@ -33,6 +36,7 @@ const validParameters = {
 export const REGRESSION_CASES: readonly RegressionCase[] = [
   {
     id: 'bare-table-297',
+    declares: 'a bare property table as parameters',
     source: 'DSH #297 (dsh-image-vision vision_query)',
     kind: 'broken',
     tool: 'vision_query',
@@ -44,6 +48,7 @@ export const REGRESSION_CASES: readonly RegressionCase[] = [
   },
   {
     id: 'bare-table-447',
+    declares: 'a bare property table as parameters',
     source: 'DSH #447 (cmd)',
     kind: 'broken',
     tool: 'cmd',
@@ -52,6 +57,7 @@ export const REGRESSION_CASES: readonly RegressionCase[] = [
   },
   {
     id: 'required-true-in-property',
+    declares: '`required: true` inside a property',
     source: 'DSH #297 follow-up (image-vision 0.1.1)',
     kind: 'broken',
     tool: 'vision_describe',
@@ -66,6 +72,7 @@ export const REGRESSION_CASES: readonly RegressionCase[] = [
   },
   {
     id: 'parameters-with-function',
+    declares: 'a function inside its parameters',
     source: 'research dsh-tools.md §7(g): DataCloneError',
     kind: 'broken',
     tool: 'transform_text',
@@ -77,6 +84,7 @@ export const REGRESSION_CASES: readonly RegressionCase[] = [
   },
   {
     id: 'parameters-missing',
+    declares: 'no parameters at all',
     source: 'research dsh-tools.md §7(g): no parameters',
     kind: 'broken',
     tool: 'list_notes',
@@ -85,6 +93,7 @@ export const REGRESSION_CASES: readonly RegressionCase[] = [
   },
   {
     id: 'root-type-array',
+    declares: 'a root `type` list (["object","null"])',
     source: 'research dsh-tools.md §7(a7): root type list',
     kind: 'broken',
     tool: 'maybe_query',
@@ -93,6 +102,7 @@ export const REGRESSION_CASES: readonly RegressionCase[] = [
   },
   {
     id: 'root-anyof',
+    declares: 'a root `anyOf` without `type: "object"`',
     source: 'anchors-schema.md §3: root union',
     kind: 'broken',
     tool: 'lookup',
@@ -106,6 +116,7 @@ export const REGRESSION_CASES: readonly RegressionCase[] = [
   },
   {
     id: 'valid-tool-unchanged',
+    declares: 'a valid JSON Schema with nested objects, enums, defaults and arrays',
     source: 'control',
     kind: 'valid',
     tool: 'read_range',

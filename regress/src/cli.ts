@@ -107,7 +107,7 @@ export async function runRegress(groups: readonly Group[], argv: readonly string
     return
   }
   const inherited = process.env[LOG_ENV]
-  if (inherited !== undefined) return runInChild(selected, inherited, parsed.json)
+  if (inherited !== undefined && inherited !== '') return runInChild(selected, inherited, parsed.json)
   const logPath =
     parsed.log === undefined
       ? join(mkdtempSync(join(tmpdir(), 'dsh-harden-regress-')), 'stderr.log')

@@ -46,7 +46,7 @@ export interface ScenarioCall {
   readonly argumentsSent: string
   /** The tool result was not an error. */
   readonly ok: boolean
-  /** The tool result text the model saw in the next request (clipped). */
+  /** The tool result text the model saw in the next request, whole. */
   readonly result: string
 }
 
@@ -115,12 +115,6 @@ export const CORDIS_SCENARIO_CALLS: readonly ScriptedCall[] = [
 
 const FINAL_TEXT = 'done'
 const API_KEY_ENV = 'DSH_HARDEN_SCENARIO_KEY'
-const RESULT_CLIP = 600
-
-function clip(text: string, length = RESULT_CLIP): string {
-  return text.length > length ? `${text.slice(0, length - 3)}...` : text
-}
-
 /** A small plugin with one first-party tool (real `defineTool`) whose `text` parameter is a plain string. */
 function notePlugin(saw: { typeofText: string; text: unknown }[]) {
   return {
@@ -223,7 +217,7 @@ export async function runCordisScenario(options: ScenarioOptions): Promise<Scena
         tool: call.tool,
         argumentsSent: sent?.arguments ?? JSON.stringify(call.arguments),
         ok: sent !== undefined && result !== undefined && resultEvents.get(sent.id) === true,
-        result: result === undefined ? '(the model never saw a result for this call)' : clip(result),
+        result: result === undefined ? '(the model never saw a result for this call)' : result,
       }
     })
     const wireParameters: Record<string, string> = {}

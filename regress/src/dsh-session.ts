@@ -4,6 +4,7 @@ import * as LlmDeepseek from '@deepseek-ai/dsh-llm-deepseek'
 import SystemPrompt, { type PromptAssembly, renderPrompt } from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
 import { HardenOverlay } from '@dsh-harden/overlay'
+import { captureStderr } from './stderr-capture.ts'
 
 /**
  * One DSH session over the real published packages: the same calls agent-loop `step()` makes per turn
@@ -24,6 +25,8 @@ export interface PluginLoad {
 
 export interface Session {
   readonly loads: readonly PluginLoad[]
+  /** What the session wrote to stderr from the first plugin load until `dispose` (e.g. the overlay's notices). */
+  stderr(): string
   turn(text: string): Promise<TurnResult>
   dispose(): Promise<void>
 }
@@ -80,20 +83,33 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     reasoningEffort: 'off',
     retryPolicy: { mode: 'normal', maxRetries: 0 },
   })
-  if (options.hardened) await app.plugin(HardenOverlay)
+  const stderr = captureStderr()
   const loads: PluginLoad[] = []
-  for (const plugin of options.plugins) {
-    try {
-      await app.plugin(plugin)
-      loads.push({ ok: true })
-    } catch (error) {
-      loads.push({ ok: false, error: errorSummary(error) })
+  try {
+    if (options.hardened) await app.plugin(HardenOverlay)
+    for (const plugin of options.plugins) {
+      try {
+        await app.plugin(plugin)
+        loads.push({ ok: true })
+      } catch (error) {
+        loads.push({ ok: false, error: errorSummary(error) })
+      }
     }
+  } catch (error) {
+    stderr.stop()
+    throw error
   }
   const services = app as unknown as RuntimeServices
   return {
     loads,
+    stderr: () => stderr.text(),
     turn: (text) => runTurn(services, text),
-    dispose: () => app.fiber.dispose(),
+    dispose: async () => {
+      try {
+        await app.fiber.dispose()
+      } finally {
+        stderr.stop()
+      }
+    },
   }
 }

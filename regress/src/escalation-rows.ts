@@ -1,107 +1,141 @@
+import { execFileSync } from 'node:child_process'
 import {
   type EscalationCall,
   type EscalationScenarioOptions,
   type EscalationScenarioResult,
   runEscalationScenario,
 } from './escalation-scenario.ts'
-import type { CaseRow, RunResult } from './run-case.ts'
+import type { GroupContext } from './group.ts'
+import { count } from './plural.ts'
+import type { Check, Observed, Row, RowKind } from './row.ts'
 
 /**
- * #1149 as report rows: DSH's real bash, write and pwsh tools on the real agent loop over a real confining backend
- * (Landlock here) and the real approval service, stock against `@dsh-harden/tool-bash`, `-tool-fs`, `-tool-pwsh`.
- * Placeholder rows are fixed when stock fails and hardened runs the call in its current mode without asking the user;
- * control rows are fixed when a genuine escalation still asks (or is still refused under `never`) exactly as stock.
+ * #1149 as report rows: DSH's real bash, write, edit and pwsh tools on the real agent loop over a real confining
+ * backend (Landlock here) and the real approval service (`escalation-scenario.ts`), stock against
+ * `@dsh-harden/tool-bash`, `-tool-fs`, `-tool-pwsh`. Each case judges both legs with one predicate on what was
+ * observed: the files in the workspace, the approval prompts that reached the user, the results the model saw.
  */
+const GROUP = 'escalation-1149'
 const WRITE_F = 'echo hi > f.txt && cat f.txt'
 const REASON = 'need to write f.txt in the workspace'
 const MATERIALIZED = { sandbox_permissions: 'workspace-write', justification: '' }
+const NULLS = { sandbox_permissions: null, justification: null }
 const bash = (extra: Record<string, unknown> = {}, command = WRITE_F): EscalationCall => ({
   tool: 'bash',
   arguments: { command, description: 'Write f.txt', ...extra },
 })
+const write = (extra: Record<string, unknown>): EscalationCall => ({
+  tool: 'write',
+  arguments: { file_path: 'g.txt', content: 'x', ...extra },
+})
+const EDIT_FILES = { 'h.txt': 'old line\n' }
+const edit = (extra: Record<string, unknown>): EscalationCall => ({
+  tool: 'edit',
+  arguments: { file_path: 'h.txt', old_string: 'old', new_string: 'new', ...extra },
+})
 const tokenIn = (seen: readonly string[]) =>
   seen.map((text) => /escalation_token (esc_[A-Za-z0-9_-]+)/.exec(text)?.[1]).findLast((t) => t !== undefined)
+/** The retry of a denied call; it quotes the escalation token only when a result carried one (stock never does). */
 const retryWithToken = (command = WRITE_F): EscalationCall => ({
   tool: 'bash',
-  arguments: (seen) => ({
-    command,
-    description: 'Write f.txt',
-    sandbox_permissions: 'workspace-write',
-    justification: REASON,
-    escalation_token: tokenIn(seen) ?? null,
-  }),
+  arguments: (seen) => {
+    const token = tokenIn(seen)
+    return {
+      command,
+      description: 'Write f.txt',
+      sandbox_permissions: 'workspace-write',
+      justification: REASON,
+      ...(token === undefined ? {} : { escalation_token: token }),
+    }
+  },
 })
 
-interface EscalationCase {
+export interface EscalationCase {
   readonly id: string
+  readonly kind: RowKind
   readonly source: string
+  readonly proves: string
   readonly run: Omit<EscalationScenarioOptions, 'hardened'>
-  readonly fixedWhen: (stock: EscalationScenarioResult, hardened: EscalationScenarioResult) => boolean
+  /** What a user wants from this turn, judged on either leg alone. */
+  readonly works: (run: EscalationScenarioResult) => boolean
+  readonly checks?: (stock: EscalationScenarioResult, hardened: EscalationScenarioResult) => Check[]
 }
 
-const ranQuietly = (r: EscalationScenarioResult) => r.calls.every((c) => c.ok) && r.userAsked.length === 0
 const first = (r: EscalationScenarioResult) => r.calls[0]
-const stockFailed = (r: EscalationScenarioResult) => first(r)?.ok === false
+const ranQuietly = (r: EscalationScenarioResult) =>
+  r.calls.length > 0 && r.calls.every((c) => c.ok) && r.userAsked.length === 0
 
 export const ESCALATION_CASES: readonly EscalationCase[] = [
   {
     id: 'bash-materialized-ww-1149',
+    kind: 'fix',
     source: 'DSH #1149 bash, effective workspace-write',
+    proves:
+      'bash with materialized escalation fields (workspace-write, justification "") in its own mode runs without asking',
     run: { mode: 'workspace-write', approval: 'ask', steps: [[bash(MATERIALIZED)]] },
-    fixedWhen: (s, h) => stockFailed(s) && ranQuietly(h) && h.files['f.txt'] === 'hi\n',
+    works: (r) => ranQuietly(r) && r.files['f.txt'] === 'hi\n',
   },
   {
     id: 'bash-materialized-dfa-1149',
+    kind: 'fix',
     source: 'DSH #1149 bash, effective danger-full-access',
+    proves: 'the same materialized fields under danger-full-access run without asking',
     run: { mode: 'danger-full-access', approval: 'ask', steps: [[bash(MATERIALIZED)]] },
-    fixedWhen: (s, h) => stockFailed(s) && ranQuietly(h) && h.files['f.txt'] === 'hi\n',
+    works: (r) => ranQuietly(r) && r.files['f.txt'] === 'hi\n',
   },
   {
     id: 'write-materialized-ww-1149',
+    kind: 'fix',
     source: 'DSH #1149 write, effective workspace-write',
-    run: {
-      mode: 'workspace-write',
-      approval: 'ask',
-      steps: [[{ tool: 'write', arguments: { file_path: 'g.txt', content: 'x', ...MATERIALIZED } }]],
-    },
-    fixedWhen: (s, h) => stockFailed(s) && ranQuietly(h) && h.files['g.txt'] === 'x',
+    proves: 'write with materialized escalation fields in its own mode writes the file without asking',
+    run: { mode: 'workspace-write', approval: 'ask', steps: [[write(MATERIALIZED)]] },
+    works: (r) => ranQuietly(r) && r.files['g.txt'] === 'x',
+  },
+  {
+    id: 'edit-materialized-ww-1149',
+    kind: 'fix',
+    source: 'DSH #1149 edit, effective workspace-write',
+    proves: 'edit with materialized escalation fields in its own mode edits the file without asking',
+    run: { mode: 'workspace-write', approval: 'ask', files: EDIT_FILES, steps: [[edit(MATERIALIZED)]] },
+    works: (r) => ranQuietly(r) && r.files['h.txt'] === 'new line\n',
   },
   {
     id: 'bash-null-fields-1149',
+    kind: 'fix',
     source: 'DSH #1149 nullable route, bash',
-    run: {
-      mode: 'read-only',
-      approval: 'ask',
-      steps: [[bash({ sandbox_permissions: null, justification: null }, 'ls -a')]],
-    },
-    fixedWhen: (s, h) => stockFailed(s) && ranQuietly(h),
+    proves: 'bash with `null` escalation fields (what nullable routes send for "absent") runs without asking',
+    run: { mode: 'read-only', approval: 'ask', steps: [[bash(NULLS, 'ls -a')]] },
+    works: ranQuietly,
   },
   {
     id: 'write-null-fields-1149',
+    kind: 'fix',
     source: 'DSH #1149 nullable route, write',
-    run: {
-      mode: 'workspace-write',
-      approval: 'ask',
-      steps: [
-        [
-          {
-            tool: 'write',
-            arguments: { file_path: 'g.txt', content: 'x', sandbox_permissions: null, justification: null },
-          },
-        ],
-      ],
-    },
-    fixedWhen: (s, h) => stockFailed(s) && ranQuietly(h) && h.files['g.txt'] === 'x',
+    proves: 'write with `null` escalation fields writes the file without asking',
+    run: { mode: 'workspace-write', approval: 'ask', steps: [[write(NULLS)]] },
+    works: (r) => ranQuietly(r) && r.files['g.txt'] === 'x',
+  },
+  {
+    id: 'edit-null-fields-1149',
+    kind: 'fix',
+    source: 'DSH #1149 nullable route, edit',
+    proves: 'edit with `null` escalation fields edits the file without asking',
+    run: { mode: 'workspace-write', approval: 'ask', files: EDIT_FILES, steps: [[edit(NULLS)]] },
+    works: (r) => ranQuietly(r) && r.files['h.txt'] === 'new line\n',
   },
   {
     id: 'bash-lone-empty-justification',
+    kind: 'fix',
     source: 'DSH #1149 justification:"" alone',
+    proves: 'bash with only `justification: ""` (no escalation asked) runs without asking',
     run: { mode: 'read-only', approval: 'ask', steps: [[bash({ justification: '' }, 'ls -a')]] },
-    fixedWhen: (s, h) => stockFailed(s) && ranQuietly(h),
+    works: ranQuietly,
   },
   {
     id: 'pwsh-materialized-ww-1149',
-    source: 'DSH #1149 pwsh (pwsh not installed: up to the executor)',
+    kind: 'fix',
+    source: 'DSH #1149 pwsh, effective workspace-write',
+    proves: 'pwsh with materialized escalation fields in its own mode runs without asking',
     run: {
       mode: 'workspace-write',
       approval: 'ask',
@@ -115,81 +149,92 @@ export const ESCALATION_CASES: readonly EscalationCase[] = [
         ],
       ],
     },
-    // Hardened passes DSH's escalation validation and reaches the executor, which cannot start pwsh on this host.
-    fixedWhen: (s, h) =>
-      first(s)?.result === 'Error: invalid justification: expected a non-empty sentence' &&
-      h.userAsked.length === 0 &&
-      /^Error: sandbox mode "workspace-write" is requested/.test(first(h)?.result ?? '') &&
-      !/invalid justification|invalid escalation|not strictly wider/.test(first(h)?.result ?? ''),
+    works: ranQuietly,
   },
   {
     id: 'bash-wider-still-asks',
+    kind: 'guard',
     source: 'control: read-only → workspace-write with a justification',
+    proves:
+      'a genuine wider request (read-only → workspace-write, with a reason) still asks the user once, then runs',
     run: {
       mode: 'read-only',
       approval: 'ask',
       steps: [[bash({ sandbox_permissions: 'workspace-write', justification: REASON })]],
     },
-    fixedWhen: (s, h) =>
-      [s, h].every((r) => first(r)?.ok === true && r.userAsked.length === 1 && r.files['f.txt'] === 'hi\n'),
+    works: (r) => first(r)?.ok === true && r.userAsked.length === 1 && r.files['f.txt'] === 'hi\n',
   },
   {
     id: 'bash-wider-never-refused',
+    kind: 'guard',
     source: 'control: approval policy never',
+    proves:
+      'under approval policy `never` a wider request is still refused without asking and without running',
     run: {
       mode: 'read-only',
       approval: 'never',
       steps: [[bash({ sandbox_permissions: 'workspace-write', justification: REASON })]],
     },
-    fixedWhen: (s, h) =>
-      [s, h].every(
-        (r) =>
-          first(r)?.result === 'Error: the user rejected escalating this command to "workspace-write"' &&
-          r.userAsked.length === 0 &&
-          r.files['f.txt'] === undefined,
-      ),
+    works: (r) =>
+      first(r)?.result === 'Error: the user rejected escalating this command to "workspace-write"' &&
+      r.userAsked.length === 0 &&
+      r.files['f.txt'] === undefined,
   },
   {
     id: 'bash-wider-empty-justification',
+    kind: 'guard',
     source: 'DSH #1149 wider request, justification:""',
+    proves:
+      'a wider request with an empty justification is still refused without asking and without running; hardened also says how to fix the call',
     run: {
       mode: 'workspace-write',
       approval: 'ask',
       steps: [[bash({ sandbox_permissions: 'danger-full-access', justification: '' })]],
     },
-    fixedWhen: (s, h) =>
-      stockFailed(s) &&
-      first(h)?.ok === false &&
-      /omit sandbox_permissions and justification \(or send null for both\)/.test(first(h)?.result ?? '') &&
-      h.userAsked.length === 0 &&
-      h.files['f.txt'] === undefined,
+    works: (r) => first(r)?.ok === false && r.userAsked.length === 0 && r.files['f.txt'] === undefined,
+    checks: (_s, h) => [
+      {
+        what: 'the hardened refusal tells the model to omit both fields or send null for both',
+        ok: /omit sandbox_permissions and justification \(or send null for both\)/.test(
+          first(h)?.result ?? '',
+        ),
+      },
+    ],
   },
   {
     id: 'denial-bound-speculative',
+    kind: 'fix',
     source: 'seed 002 §8: escalation without a denial (denialBound)',
+    proves:
+      'with `denialBound`, an escalation the sandbox never denied does not reach the user and the command runs in its own mode',
     run: {
       mode: 'read-only',
       approval: 'ask',
       escalation: { denialBound: true },
       steps: [[bash({ sandbox_permissions: 'workspace-write', justification: REASON })]],
     },
-    fixedWhen: (s, h) =>
-      s.userAsked.length === 1 && h.userAsked.length === 0 && h.files['f.txt'] === undefined,
+    works: (r) => r.calls.length === 1 && r.userAsked.length === 0 && r.files['f.txt'] === undefined,
   },
   {
     id: 'denial-bound-retry',
+    kind: 'guard',
     source: 'seed 002 §8: the exact retry of a denied call (denialBound)',
+    proves:
+      'with `denialBound`, retrying a call the sandbox denied still asks the user once and then runs (stock: the same retry without a token)',
     run: {
       mode: 'read-only',
       approval: 'ask',
       escalation: { denialBound: true },
       steps: [[bash()], [retryWithToken()]],
     },
-    fixedWhen: (_s, h) => h.userAsked.length === 1 && h.calls[1]?.ok === true && h.files['f.txt'] === 'hi\n',
+    works: (r) => r.userAsked.length === 1 && r.calls[1]?.ok === true && r.files['f.txt'] === 'hi\n',
   },
   {
     id: 'denial-bound-token-misuse',
+    kind: 'fix',
     source: 'seed 002 §8: reuse, parallel, other command (denialBound)',
+    proves:
+      'with `denialBound`, one denial buys at most one prompt: parallel retries, a reused token and another command do not ask again',
     run: {
       mode: 'read-only',
       approval: 'ask',
@@ -202,39 +247,76 @@ export const ESCALATION_CASES: readonly EscalationCase[] = [
       ],
     },
     // Of the two parallel retries, one may ask; the other, the other command and the reuse are ignored.
-    fixedWhen: (_s, h) => h.userAsked.length === 1 && h.files['other.txt'] === undefined,
+    works: (r) => r.calls.length === 5 && r.userAsked.length <= 1 && r.files['other.txt'] === undefined,
   },
 ]
 
-function clip(text: string, length = 200): string {
-  const flat = text.replaceAll(/\s+/g, ' ')
-  return flat.length > length ? `${flat.slice(0, length - 3)}...` : flat
-}
-
-function outcomeOf(run: EscalationScenarioResult): RunResult {
+export function observedLeg(run: EscalationScenarioResult, works: boolean): Observed {
   const asked = run.userAsked.length
   const failed = run.calls.find((c) => !c.ok)
-  const last = failed ?? run.calls.at(-1)
-  const detail = clip(`${asked} approval prompt${asked === 1 ? '' : 's'}; ${last?.result ?? 'no call'}`)
-  if (run.errors.length > 0) return { outcome: 'call-fails', detail: clip(run.errors.join('; ')) }
-  if (failed !== undefined && /rejected escalating/.test(failed.result))
-    return { outcome: 'call-refused', detail }
-  if (asked > 0) return { outcome: 'call-asks-approval', detail }
-  return { outcome: failed === undefined ? 'call-works' : 'call-fails', detail }
+  const calls = run.calls.map((c) => `${c.tool} ${c.argumentsSent} → ${c.ok ? 'ok' : 'error'}: ${c.result}`)
+  const files = Object.keys(run.files).sort()
+  const detail = [
+    count(asked, 'approval prompt'),
+    ...(run.calls.length === 0 ? ['no call reached a tool'] : calls),
+    `workspace: ${files.length === 0 ? 'empty' : files.join(', ')}`,
+    ...run.errors.map((error) => `scenario error: ${error}`),
+  ].join('\n')
+  const outcome =
+    run.errors.length > 0 || run.calls.length === 0
+      ? 'scenario-fails'
+      : failed !== undefined && /rejected escalating/.test(failed.result)
+        ? 'call-refused'
+        : asked > 0
+          ? 'call-asks-approval'
+          : failed === undefined
+            ? 'call-works'
+            : 'call-fails'
+  return { outcome, works: works && run.errors.length === 0, detail }
 }
 
-export async function escalationRows(): Promise<CaseRow[]> {
-  const rows: CaseRow[] = []
+export function escalationRow(
+  testCase: EscalationCase,
+  stock: EscalationScenarioResult,
+  hardened: EscalationScenarioResult,
+): Row {
+  return {
+    id: testCase.id,
+    group: GROUP,
+    kind: testCase.kind,
+    proves: testCase.proves,
+    source: testCase.source,
+    stock: observedLeg(stock, testCase.works(stock)),
+    hardened: observedLeg(hardened, testCase.works(hardened)),
+    checks: testCase.checks?.(stock, hardened),
+  }
+}
+
+/** pwsh is not part of this image; the pwsh row runs only where it is installed (DSH's executor needs it). */
+export function pwshInstalled(): boolean {
+  try {
+    execFileSync('pwsh', ['-NoLogo', '-NoProfile', '-Command', 'exit 0'], {
+      stdio: 'ignore',
+      timeout: 20_000,
+    })
+    return true
+  } catch {
+    return false
+  }
+}
+
+export async function run(context: GroupContext): Promise<Row[]> {
+  const withPwsh = pwshInstalled()
+  if (!withPwsh)
+    context.note(
+      'escalation-1149: pwsh is not installed here, so pwsh-materialized-ww-1149 did not run (a call that fails at the executor proves nothing); @dsh-harden/tool-pwsh has its own tests',
+    )
+  const rows: Row[] = []
   for (const testCase of ESCALATION_CASES) {
+    if (testCase.run.pwsh === true && !withPwsh) continue
     const stock = await runEscalationScenario({ ...testCase.run, hardened: false })
     const hardened = await runEscalationScenario({ ...testCase.run, hardened: true })
-    rows.push({
-      id: testCase.id,
-      source: testCase.source,
-      stock: outcomeOf(stock),
-      hardened: outcomeOf(hardened),
-      fixed: stock.errors.length === 0 && hardened.errors.length === 0 && testCase.fixedWhen(stock, hardened),
-    })
+    rows.push(escalationRow(testCase, stock, hardened))
   }
   return rows
 }

@@ -33,7 +33,7 @@ import {
 import { type ScriptedToolCall, type ScriptStep, startScriptedEndpoint } from './model-script.ts'
 
 /**
- * DSH #1149 on a real DSH session: the real agent loop runs DSH's real `bash`, `write` (and `pwsh`) tools over the
+ * DSH #1149 on a real DSH session: the real agent loop runs DSH's real `bash`, `write`, `edit` (and `pwsh`) tools over the
  * real sandbox stack of feasibility §3 — `dsh-sandbox-policy`, `dsh-sandbox-local` (Landlock or bwrap),
  * `dsh-bash-sandbox`, `dsh-fs-sandbox`, `dsh-pwsh-sandbox` — with the real `dsh-user-approval` and an answerer hooked
  * into `approval/request` that records whether the user was asked. A scripted DeepSeek endpoint replays the calls.
@@ -48,7 +48,7 @@ export type ScenarioArguments =
   | ((seen: readonly string[]) => Record<string, unknown>)
 
 export interface EscalationCall {
-  readonly tool: 'bash' | 'write' | 'pwsh'
+  readonly tool: 'bash' | 'write' | 'edit' | 'pwsh'
   readonly arguments: ScenarioArguments
 }
 
@@ -61,6 +61,8 @@ export interface EscalationScenarioOptions {
   readonly steps: readonly (readonly EscalationCall[])[]
   /** The hardened tool packages' config (denial-bound escalation). */
   readonly escalation?: EscalationConfig | undefined
+  /** Files to create in the workspace before the turn (name → content), e.g. the file an `edit` call changes. */
+  readonly files?: Readonly<Record<string, string>> | undefined
   /** Mount `dsh-tool-pwsh` over `dsh-pwsh-sandbox` instead of bash/fs (pwsh itself is not installed here). */
   readonly pwsh?: boolean | undefined
   readonly timeoutMs?: number | undefined
@@ -121,8 +123,10 @@ export async function runEscalationScenario(
   const timeoutMs = options.timeoutMs ?? 60_000
   const home = mkdtempSync(join(tmpdir(), 'dsh-harden-escalation-'))
   const workspace = join(home, 'ws')
-  const { mkdirSync, readdirSync } = await import('node:fs')
+  const { mkdirSync, readdirSync, writeFileSync } = await import('node:fs')
   mkdirSync(workspace)
+  for (const [name, content] of Object.entries(options.files ?? {}))
+    writeFileSync(join(workspace, name), content)
   const saved = setEnv({ DSH_HOME: home, HOME: home, [API_KEY_ENV]: 'sk-scenario' })
 
   // Every scripted call resolves its arguments when its step is served, so a retry can quote a token the previous

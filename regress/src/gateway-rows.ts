@@ -12,7 +12,9 @@ import { childPids, newChildren } from '@dsh-harden/lazy-mcp/testing'
 import { HardenOverlay } from '@dsh-harden/overlay'
 import { REFERENCE_SERVERS, type ServerDescriptor, waitForExit } from '@dsh-harden/testkit/mcp-servers'
 import { startDeepSeekEndpoint } from './deepseek-endpoint.ts'
-import type { CaseRow, RunResult } from './run-case.ts'
+import type { GroupContext } from './group.ts'
+import { count } from './plural.ts'
+import type { Observed, Row } from './row.ts'
 
 /**
  * Seed 004 as a report row: a session with the 5 MCP reference servers configured. Stock DSH's
@@ -22,9 +24,11 @@ import type { CaseRow, RunResult } from './run-case.ts'
  * runtime, LLM runtime, DeepSeek adapter) against the local DeepSeek endpoint, which records the request body.
  *
  * Tokens are estimated as bytes ÷ 4 (no tokenizer): the ratio between the two sides is what the row is about.
- * `fixed` = the gateway starts 0 servers at activation while stock starts all 5, its tool bytes are at most a
- * quarter of stock's, and its turn works.
+ * Both legs are judged alike: a leg works when no server process starts at activation, tools are registered and the
+ * turn works. Checks: stock did start every configured server (so the comparison is about all five), and the
+ * gateway's tool schemas are at most a quarter of stock's bytes.
  */
+const GROUP = 'gateway'
 const API_KEY_ENV = 'DSH_HARDEN_REGRESS_KEY'
 const MAX_FRACTION = 0.25
 
@@ -126,21 +130,22 @@ const kb = (bytes: number) =>
   `${bytes.toLocaleString('en-US')} bytes (≈${Math.round(bytes / 4).toLocaleString('en-US')} tokens)`
 
 function turnText(turn: Observation['turn']): string {
-  return turn.ok ? 'turn ok' : `turn fails: ${turn.error.replace(/\s+/g, ' ').slice(0, 160)}`
+  return turn.ok ? 'turn ok' : `turn fails: ${turn.error}`
 }
 
-function result(observation: Observation, what: string): RunResult {
+function leg(observation: Observation, what: string): Observed {
   return {
     outcome: observation.started > 0 ? 'servers-started' : 'no-servers-started',
+    works: observation.started === 0 && observation.tools > 0 && observation.turn.ok,
     detail:
-      `${what}: ${observation.tools} tools registered, ${observation.started} servers started at activation ` +
+      `${what}: ${count(observation.tools, 'tool')} registered, ${count(observation.started, 'server')} started at activation ` +
       `(${Math.round(observation.activationMs)} ms), tool schemas in the request ${kb(observation.toolBytes)}; ` +
       turnText(observation.turn),
   }
 }
 
 /** The gateway case: stock `dsh-mcp-client` × 5 reference servers versus the lazy gateway plugin. */
-export async function gatewayRows(): Promise<CaseRow[]> {
+export async function run(_context: GroupContext): Promise<Row[]> {
   const workRoot = await mkdtemp(join(tmpdir(), 'dsh-harden-gateway-rows-'))
   const savedHome = process.env.DSH_HOME
   // The DeepSeek adapter writes an anonymous id under DSH_HOME on the first request: keep it in the temp dir.
@@ -196,23 +201,27 @@ export async function gatewayRows(): Promise<CaseRow[]> {
       endpoint.requests,
     )
     const fraction = stock.toolBytes > 0 ? hardened.toolBytes / stock.toolBytes : 1
-    const fixed =
-      stock.started === servers.length &&
-      hardened.started === 0 &&
-      hardened.toolBytes > 0 &&
-      fraction <= MAX_FRACTION &&
-      hardened.turn.ok
     return [
       {
         id: 'lazy-mcp-gateway-5-servers',
+        group: GROUP,
+        kind: 'fix',
+        proves:
+          'with five MCP servers configured, no server process starts before a tool is used and the model request carries a fraction of the tool-schema bytes',
         source:
           'seed 004 (5 MCP reference servers: playwright, everything, filesystem, memory, sequential-thinking)',
-        stock: result(stock, 'DSH dsh-mcp-client ×5'),
-        hardened: {
-          ...result(hardened, 'DSH + lazy-mcp gateway'),
-          detail: `${result(hardened, 'DSH + lazy-mcp gateway').detail}; ${(fraction * 100).toFixed(1)}% of stock's tool bytes`,
-        },
-        fixed,
+        stock: leg(stock, 'DSH dsh-mcp-client ×5'),
+        hardened: leg(hardened, 'DSH + lazy-mcp gateway'),
+        checks: [
+          {
+            what: `stock started every configured server (${stock.started} of ${count(servers.length, 'server')})`,
+            ok: stock.started === servers.length,
+          },
+          {
+            what: `the gateway's tool schemas are at most ${MAX_FRACTION * 100}% of stock's bytes (${(fraction * 100).toFixed(1)}%)`,
+            ok: hardened.toolBytes > 0 && fraction <= MAX_FRACTION,
+          },
+        ],
       },
     ]
   } finally {

@@ -3,18 +3,32 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type CheckReport, type CheckTarget, type ClientVerdict, checkServer } from '@dsh-harden/mcp-check'
 import { startSeed003Http } from '@dsh-harden/mcp-check/fixtures/seed-003-controller'
-import { REFERENCE_SERVERS, resolvePackageBin, type ServerDescriptor } from '@dsh-harden/testkit/mcp-servers'
-import type { CaseRow, RunResult } from './run-case.ts'
+import {
+  listToolsRaw,
+  REFERENCE_SERVERS,
+  resolvePackageBin,
+  type ServerDescriptor,
+} from '@dsh-harden/testkit/mcp-servers'
+import type { GroupContext } from './group.ts'
+import { count } from './plural.ts'
+import type { Check, Observed, Row } from './row.ts'
 
 /**
- * `dsh-harden mcp check` as report rows. Seed 003, one row per line of its table: "stock" is what a curl-style check
- * and the official SDK client see, "hardened" is what `mcp check` reports; fixed = the check names the defect.
- * The reference servers: "stock" is the official SDK client's verdict, "hardened" the checker's and hardened DSH's;
- * fixed = conformant and every client takes every tool (server-filesystem@2025.8.21: the 13 untyped schemas are
- * named and hardened DSH registers all 14 tools where stock DSH registers none).
+ * `dsh-harden mcp check` as report rows. The real clients `mcp check` runs are the outside judges: the official SDK
+ * `Client` and DSH itself (stock `dsh-mcp-client`, and hardened). Seed 003 is a `detect` row: stock is what the SDK
+ * client and stock DSH were observed to do with that server, hardened is the checker naming each defect. The
+ * reference servers are `guard` rows: the SDK client and stock DSH take every tool, hardened DSH does too, and the
+ * checker finds nothing. server-filesystem@2025.8.21 is a `detect` row: the checker names exactly the tools whose
+ * listed `inputSchema` has no `type: "object"` (read from the server's raw `tools/list`).
  */
+const GROUP = 'mcp-check'
+/**
+ * The checker's bounds are sized for a quick interactive check; here the machine is shared and every client starts
+ * its own server at once, so a slow start must not read as a client's refusal. The report is about outcomes.
+ */
+const PATIENT = { initializeTimeoutMs: 30_000, clientTimeoutMs: 30_000, timeoutMs: 15_000 }
 
-const SEED_003_ROWS = [
+const SEED_003_DEFECTS = [
   ['initialize', 'handles only tools/list and tools/call, not initialize'],
   ['jsonrpc-envelope', 'answers {"ok":true,"data"} instead of {"jsonrpc":"2.0","id","result"}'],
   ['error-codes', 'errors {"ok":false,"error":{"code":"<string>"}} instead of an integer code'],
@@ -27,41 +41,69 @@ function client(report: CheckReport, id: string): ClientVerdict | undefined {
   return report.clients.find((verdict) => verdict.client === id)
 }
 
-function clientLine(verdict: ClientVerdict | undefined): string {
-  return verdict === undefined ? 'not run' : `${verdict.status}: ${verdict.detail}`
+function clientLine(name: string, verdict: ClientVerdict | undefined): string {
+  return verdict === undefined ? `${name}: not run` : `${name} ${verdict.status}: ${verdict.detail}`
 }
 
-async function seed003Rows(): Promise<CaseRow[]> {
+/** A client took the whole list the server offers (`offered` from the checker's raw probe). */
+const tookAll = (verdict: ClientVerdict | undefined, offered: number) =>
+  verdict?.status === 'accepted' && verdict.tools === offered && offered > 0
+
+function clientsLeg(report: CheckReport, ids: readonly [string, string][]): Observed {
+  const verdicts = ids.map(([id]) => client(report, id))
+  const works = verdicts.every((verdict) => tookAll(verdict, report.tools.length))
+  return {
+    outcome: works
+      ? 'takes-every-tool'
+      : verdicts.some((v) => v?.status === 'failed')
+        ? 'fails'
+        : 'refuses-tools',
+    works,
+    detail: [
+      `the server offers ${count(report.tools.length, 'tool')}`,
+      ...ids.map(([, name], i) => clientLine(name, verdicts[i])),
+    ].join('\n'),
+  }
+}
+
+async function seed003Row(): Promise<Row> {
   const server = await startSeed003Http()
   let report: CheckReport
   try {
     report = await checkServer(
       { kind: 'http', url: server.url },
-      { calls: { mode: 'read-only', named: new Map([['list_apps', undefined]]) } },
+      { ...PATIENT, calls: { mode: 'read-only', named: new Map([['list_apps', undefined]]) } },
     )
   } finally {
     await server.close()
   }
-  const sdk = client(report, 'sdk')
-  return SEED_003_ROWS.map(([id, row]) => {
-    const check = report.checks.find((candidate) => candidate.id === id)!
-    const finding = check.findings.find((candidate) => candidate.severity === 'violation')
-    const stock: RunResult = {
-      outcome: 'accepted',
-      detail: `a curl check gets HTTP 200 with JSON (${finding?.evidence?.slice(0, 80) ?? 'answered'}); SDK client ${clientLine(sdk)}`,
-    }
-    const hardened: RunResult = {
-      outcome: check.status === 'fail' ? 'rejected' : 'accepted',
-      detail: `mcp check ${check.status.toUpperCase()} ${check.title}: ${finding?.message ?? check.summary}`,
-    }
+  const checks: Check[] = SEED_003_DEFECTS.map(([id, defect]) => {
+    const check = report.checks.find((candidate) => candidate.id === id)
+    const finding = check?.findings.find((candidate) => candidate.severity === 'violation')
     return {
-      id: `mcp-check-seed003-${id}`,
-      source: `seed 003 (fixture): ${row}`,
-      stock,
-      hardened,
-      fixed: check.status === 'fail',
+      what: `names "${id}" (${defect}): ${check === undefined ? 'no such check' : `${check.status.toUpperCase()} ${finding?.message ?? check.summary}`}`,
+      ok: check?.status === 'fail',
     }
   })
+  const named = checks.filter((check) => check.ok).length
+  return {
+    id: 'mcp-check-seed003',
+    group: GROUP,
+    kind: 'detect',
+    proves:
+      'mcp check names each of the six protocol defects of the seed-003 server that real clients fail on',
+    source: 'seed 003 (FIXTURE: packages/mcp/mcp-check/fixtures/seed-003-controller.ts)',
+    stock: clientsLeg(report, [
+      ['sdk', 'SDK client'],
+      ['dsh-stock', 'stock DSH'],
+    ]),
+    hardened: {
+      outcome: named === checks.length ? 'names-every-defect' : 'misses-defects',
+      works: !report.conformant && named === checks.length,
+      detail: `mcp check: ${report.conformant ? 'conformant' : 'not conformant'}; names ${named} of ${count(checks.length, 'defect')}`,
+    },
+    checks,
+  }
 }
 
 async function checkDescriptor(server: ServerDescriptor): Promise<CheckReport> {
@@ -75,31 +117,31 @@ async function checkDescriptor(server: ServerDescriptor): Promise<CheckReport> {
       ...(launch.env === undefined ? {} : { env: { ...launch.env } }),
       cwd: workDir,
     }
-    return await checkServer(target)
+    return await checkServer(target, PATIENT)
   } finally {
     await rm(workDir, { recursive: true, force: true })
   }
 }
 
-function referenceRow(server: ServerDescriptor, report: CheckReport): CaseRow {
-  const sdk = client(report, 'sdk')
-  const dsh = client(report, 'dsh-hardened')
-  const failed = report.checks.filter((check) => check.status === 'fail').map((check) => check.id)
-  const everyClient = report.clients
-    .filter((verdict) => verdict.status !== 'unavailable')
-    .every((verdict) => verdict.status === 'accepted' && verdict.tools === report.tools.length)
+function referenceRow(server: ServerDescriptor, report: CheckReport): Row {
+  const failed = report.checks.filter((check) => check.status === 'fail')
   return {
     id: `mcp-check-${server.id}`,
-    source: `${server.packageName}@${server.packageVersion}: ${report.tools.length} tools, ${report.elapsedMs} ms`,
-    stock: {
-      outcome: sdk?.status === 'accepted' ? 'accepted' : 'rejected',
-      detail: `SDK client ${clientLine(sdk)}`,
-    },
-    hardened: {
-      outcome: report.conformant ? 'accepted' : 'rejected',
-      detail: `mcp check: ${report.conformant ? 'conformant' : `fails ${failed.join(', ')}`}; hardened DSH ${clientLine(dsh)}`,
-    },
-    fixed: report.conformant && everyClient,
+    group: GROUP,
+    kind: 'guard',
+    proves: `a healthy server (${server.packageName}) stays usable: every client takes every tool and mcp check finds nothing`,
+    source: `${server.packageName}@${server.packageVersion}`,
+    stock: clientsLeg(report, [
+      ['sdk', 'SDK client'],
+      ['dsh-stock', 'stock DSH'],
+    ]),
+    hardened: clientsLeg(report, [['dsh-hardened', 'hardened DSH']]),
+    checks: [
+      {
+        what: `mcp check reports it conformant${failed.length === 0 ? '' : ` (it fails ${failed.map((check) => `${check.id}: ${check.summary}`).join('; ')})`}`,
+        ok: report.conformant,
+      },
+    ],
   }
 }
 
@@ -109,36 +151,49 @@ function filesystem2025(): ServerDescriptor {
   return { ...current, id: 'filesystem-2025', packageVersion: version, binPath }
 }
 
-function untypedRow(server: ServerDescriptor, report: CheckReport): CaseRow {
-  const input = report.checks.find((check) => check.id === 'input-schema')!
-  const named = new Set(input.findings.filter((f) => f.severity === 'violation').map((f) => f.tool))
-  const stock = client(report, 'dsh-stock')
-  const hardened = client(report, 'dsh-hardened')
+function untypedRow(server: ServerDescriptor, report: CheckReport, untyped: readonly string[]): Row {
+  const input = report.checks.find((check) => check.id === 'input-schema')
+  const named = new Set(
+    (input?.findings ?? [])
+      .filter((f) => f.severity === 'violation')
+      .flatMap((f) => (f.tool === undefined ? [] : [f.tool])),
+  )
+  const exactly = named.size === untyped.length && untyped.every((tool) => named.has(tool))
   return {
     id: `mcp-check-${server.id}`,
-    source: `@modelcontextprotocol/server-filesystem@${server.packageVersion}: inputSchema without type "object"`,
-    stock: {
-      outcome: 'rejected',
-      detail: `SDK client ${clientLine(client(report, 'sdk'))}; stock DSH ${clientLine(stock)}`,
-    },
+    group: GROUP,
+    kind: 'detect',
+    proves:
+      'mcp check names exactly the tools whose listed inputSchema has no type "object", which real clients refuse',
+    source: `@modelcontextprotocol/server-filesystem@${server.packageVersion}`,
+    stock: clientsLeg(report, [
+      ['sdk', 'SDK client'],
+      ['dsh-stock', 'stock DSH'],
+    ]),
     hardened: {
-      outcome: hardened?.status === 'accepted' ? 'accepted' : 'rejected',
-      detail: `mcp check names ${named.size} tools (${[...named].slice(0, 3).join(', ')}, …); hardened DSH ${clientLine(hardened)}`,
+      outcome: exactly ? 'names-exactly-those' : 'names-others',
+      works: input?.status === 'fail' && untyped.length > 0 && exactly,
+      detail: `the raw tools/list has ${count(untyped.length, 'tool')} without type "object": ${untyped.join(', ')}\nmcp check names ${count(named.size, 'tool')}: ${[...named].join(', ')}`,
     },
-    fixed:
-      input.status === 'fail' &&
-      named.size === 13 &&
-      stock?.tools === 0 &&
-      hardened?.tools === report.tools.length,
+    checks: [
+      {
+        what: `hardened DSH registers every tool (${clientLine('hardened DSH', client(report, 'dsh-hardened'))})`,
+        ok: tookAll(client(report, 'dsh-hardened'), report.tools.length),
+      },
+    ],
   }
 }
 
-export async function mcpCheckRows(): Promise<CaseRow[]> {
-  const rows = await seed003Rows()
-  // Playwright's server is checked by the profile rows; here the four official reference servers.
+export async function run(_context: GroupContext): Promise<Row[]> {
+  const rows = [await seed003Row()]
+  // Playwright's server is in the mcp-schemas and gateway groups; here the four official reference servers.
   for (const server of REFERENCE_SERVERS.filter((candidate) => candidate.id !== 'playwright'))
     rows.push(referenceRow(server, await checkDescriptor(server)))
   const old = filesystem2025()
-  rows.push(untypedRow(old, await checkDescriptor(old)))
+  const raw = await listToolsRaw(old)
+  const untyped = raw.rawTools
+    .filter((tool) => (tool.inputSchema as { type?: unknown } | undefined)?.type !== 'object')
+    .map((tool) => String(tool.name))
+  rows.push(untypedRow(old, await checkDescriptor(old), untyped))
   return rows
 }

@@ -7,17 +7,23 @@ import { TolerantMcpClient } from '@dsh-harden/mcp-client'
 import { packageBin, SEED000_SERVER } from '@dsh-harden/mcp-client/fixtures'
 import { startHttpRepair } from '@dsh-harden/mcp-repair'
 import { FAULT_SERVER, startSeed000Http } from '@dsh-harden/mcp-repair/fixtures'
+import { listToolsRaw, type ServerDescriptor } from '@dsh-harden/testkit/mcp-servers'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { CaseRow, RunResult } from './run-case.ts'
+import type { GroupContext } from './group.ts'
+import { count } from './plural.ts'
+import type { Observed, Row, RowKind } from './row.ts'
 
 /**
  * Seed 000 as report rows: an MCP server whose zero-argument tools list `inputSchema: {}` (a FIXTURE reproducing the
  * report: 76 tools, 7 of them bad) and the real `server-filesystem@2025.8.21` (13 of 14 tools list only `$schema`).
- * Stock DSH registers none of their tools; with tolerant intake all register. In front of them, `dsh-harden mcp
- * repair` lets the official SDK client list every tool while the direct connection still fails (the control).
+ * How many tools each server offers is the server's own answer to a raw `tools/list` (no SDK validation). Stock DSH
+ * registers none of their tools; with tolerant intake all register. In front of them, `dsh-harden mcp repair` lets
+ * the official SDK client list every tool, while the direct connection (stock) was observed failing at the same
+ * moment. The proxy's fault handling: each fault once direct, once through the proxy.
  */
+const GROUP = 'mcp-intake'
 const CLI = fileURLToPath(new URL('../../packages/cli/bin/dsh-harden.js', import.meta.url))
 const TIMEOUT_MS = 20_000
 
@@ -25,7 +31,6 @@ interface Server {
   readonly id: string
   readonly source: string
   readonly args: readonly string[]
-  readonly tools: number
 }
 
 const SERVERS: readonly Server[] = [
@@ -33,13 +38,11 @@ const SERVERS: readonly Server[] = [
     id: 'seed000-fixture',
     source: 'seed 000 (FIXTURE: 76 tools, 7 with inputSchema {})',
     args: [SEED000_SERVER],
-    tools: 76,
   },
   {
     id: 'server-filesystem-2025.8.21',
     source: 'server-filesystem@2025.8.21 (13 of 14 tools list only $schema)',
     args: [packageBin('server-filesystem-2025'), process.cwd()],
-    tools: 14,
   },
 ]
 
@@ -51,9 +54,40 @@ function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
 }
 
-function message(error: unknown): string {
+/**
+ * An error's message; the SDK's schema errors (a JSON array of zod issues) become one line per issue, `path: message`,
+ * every issue kept.
+ */
+export function message(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error)
-  return text.replace(/\s+/g, ' ').slice(0, 160)
+  const start = text.indexOf('[')
+  if (start < 0) return text
+  try {
+    const issues = JSON.parse(text.slice(start)) as unknown
+    if (!Array.isArray(issues) || issues.length === 0) return text
+    const lines = issues.map((issue: { path?: unknown[]; message?: unknown }) => {
+      const path = (issue.path ?? []).map((part) =>
+        typeof part === 'number' ? `[${part}]` : `.${String(part)}`,
+      )
+      return `${path.join('').replace(/^\./, '')}: ${String(issue.message)}`
+    })
+    return `${text.slice(0, start)}${count(issues.length, 'schema issue')}:\n${lines.join('\n')}`
+  } catch {
+    return text
+  }
+}
+
+/** How many tools the server offers, by its own answer to a raw `tools/list`. */
+async function offeredTools(server: Server): Promise<number> {
+  const [binPath, ...args] = server.args
+  const descriptor: ServerDescriptor = {
+    id: server.id,
+    packageName: server.id,
+    packageVersion: 'as installed',
+    binPath: binPath!,
+    launch: () => ({ args }),
+  }
+  return (await listToolsRaw(descriptor, { timeoutMs: TIMEOUT_MS })).tools.length
 }
 
 async function dshRegistered(server: Server, plugin: object): Promise<number> {
@@ -77,27 +111,37 @@ async function dshRegistered(server: Server, plugin: object): Promise<number> {
   }
 }
 
-async function dshRow(server: Server): Promise<CaseRow> {
+function registered(n: number, offered: number, who: string): Observed {
+  return {
+    outcome: n === offered ? 'all-registered' : n === 0 ? 'none-registered' : 'some-registered',
+    works: offered > 0 && n === offered,
+    detail: `${who} registers ${n} of the ${count(offered, 'tool')} the server offers`,
+  }
+}
+
+async function dshRow(server: Server, offered: number): Promise<Row> {
   const stock = await dshRegistered(server, DshMcpClient)
   const hardened = await dshRegistered(server, TolerantMcpClient)
   return {
     id: `mcp-intake-${server.id}`,
+    group: GROUP,
+    kind: 'fix',
+    proves: 'DSH registers every tool of a server whose tool list a strict client refuses',
     source: server.source,
-    stock: {
-      outcome: stock === server.tools ? 'accepted' : 'rejected',
-      detail: `DSH registers ${stock}/${server.tools} tools`,
-    },
-    hardened: {
-      outcome: hardened === server.tools ? 'accepted' : 'rejected',
-      detail: `DSH + TolerantMcpClient registers ${hardened}/${server.tools} tools`,
-    },
-    fixed: stock === 0 && hardened === server.tools,
+    stock: registered(stock, offered, 'DSH (dsh-mcp-client)'),
+    hardened: registered(hardened, offered, 'DSH with TolerantMcpClient'),
   }
 }
 
-async function listThrough(args: readonly string[]): Promise<{ tools: number } | { error: string }> {
+type Listing = { tools: number } | { error: string }
+
+async function listThrough(args: readonly string[]): Promise<Listing> {
   const client = new Client({ name: 'strict-client', version: '1' })
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...args], stderr: 'ignore' })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...args],
+    stderr: 'inherit',
+  })
   try {
     await withTimeout(client.connect(transport), 'connecting')
     const { tools } = await withTimeout(client.listTools(), 'listing tools')
@@ -109,35 +153,38 @@ async function listThrough(args: readonly string[]): Promise<{ tools: number } |
   }
 }
 
-function listed(result: { tools: number } | { error: string }, expected: number, how: string): RunResult {
+function listed(result: Listing, offered: number, how: string): Observed {
   return 'tools' in result
     ? {
-        outcome: result.tools === expected ? 'accepted' : 'rejected',
-        detail: `${how}: listTools() ${result.tools}/${expected}`,
+        outcome: result.tools === offered ? 'lists-all' : 'lists-some',
+        works: offered > 0 && result.tools === offered,
+        detail: `${how}: listTools() returns ${result.tools} of the ${count(offered, 'tool')} the server offers`,
       }
-    : { outcome: 'rejected', detail: `${how}: listTools() throws ${result.error}` }
+    : { outcome: 'list-fails', works: false, detail: `${how}: listTools() throws: ${result.error}` }
 }
 
-async function proxyRow(server: Server): Promise<CaseRow> {
+async function proxyRow(server: Server, offered: number): Promise<Row> {
   const command = [process.execPath, ...server.args]
-  // The same moment: the direct connection (control) and the one through the proxy run side by side.
+  // The same moment: the direct connection and the one through the proxy run side by side.
   const [direct, proxied] = await Promise.all([
     listThrough(server.args),
     listThrough([CLI, 'mcp', 'repair', '--', ...command]),
   ])
   return {
     id: `mcp-repair-stdio-${server.id}`,
+    group: GROUP,
+    kind: 'fix',
+    proves: 'the official SDK client lists every tool of that server through `dsh-harden mcp repair` (stdio)',
     source: server.source,
-    stock: listed(direct, server.tools, 'SDK client direct'),
-    hardened: listed(proxied, server.tools, 'SDK client via dsh-harden mcp repair'),
-    fixed: 'error' in direct && 'tools' in proxied && proxied.tools === server.tools,
+    stock: listed(direct, offered, 'SDK client direct'),
+    hardened: listed(proxied, offered, 'SDK client via dsh-harden mcp repair'),
   }
 }
 
-async function httpRow(): Promise<CaseRow> {
+async function httpRow(offered: number): Promise<Row> {
   const upstream = await startSeed000Http()
   const facade = await startHttpRepair({ upstream: upstream.url, log: () => {} })
-  const list = async (url: string) => {
+  const list = async (url: string): Promise<Listing> => {
     const client = new Client({ name: 'strict-client', version: '1' })
     try {
       await withTimeout(client.connect(new StreamableHTTPClientTransport(new URL(url))), 'connecting')
@@ -152,10 +199,13 @@ async function httpRow(): Promise<CaseRow> {
     const [direct, proxied] = await Promise.all([list(upstream.url), list(facade.url)])
     return {
       id: 'mcp-repair-http-seed000-fixture',
+      group: GROUP,
+      kind: 'fix',
+      proves:
+        'the official SDK client lists every tool of the seed-000 server through the HTTP facade (Streamable HTTP)',
       source: SERVERS[0]!.source,
-      stock: listed(direct, 76, 'SDK client direct (Streamable HTTP)'),
-      hardened: listed(proxied, 76, 'SDK client via the HTTP facade'),
-      fixed: 'error' in direct && 'tools' in proxied && proxied.tools === 76,
+      stock: listed(direct, offered, 'SDK client direct (Streamable HTTP)'),
+      hardened: listed(proxied, offered, 'SDK client via the HTTP facade'),
     }
   } finally {
     await facade.close()
@@ -163,88 +213,158 @@ async function httpRow(): Promise<CaseRow> {
   }
 }
 
-type Fault = (client: Client) => Promise<boolean>
+interface Fault {
+  readonly id: string
+  readonly kind: RowKind
+  readonly label: string
+  readonly proves: string
+  /** What the client got, judged on either leg alone: `handled`, and what was seen. */
+  readonly handled: (client: Client) => Promise<{ handled: boolean; saw: string }>
+}
 
-const FAULTS: readonly [string, Fault][] = [
-  [
-    'exit mid-call → JSON-RPC error',
-    async (c) =>
-      c.callTool({ name: 'crash', arguments: {} }).then(
-        () => false,
-        (e: Error) => /before answering|Connection closed/.test(e.message),
-      ),
-  ],
-  [
-    'malformed JSON → JSON-RPC error, still serving',
-    async (c) => {
-      const failed = await c.callTool({ name: 'malformed', arguments: {} }).then(
-        () => false,
-        (e: Error) => e.message.includes('malformed JSON'),
+const SHORT_REQUEST = { timeout: 5_000 }
+
+const text = (result: unknown) =>
+  ((result as { content?: unknown }).content as { text?: string }[] | undefined)?.[0]?.text
+const callError = (call: Promise<unknown>) =>
+  call.then(
+    (result) => ({ error: undefined, result }),
+    (error: unknown) => ({ error: message(error), result: undefined }),
+  )
+
+const FAULTS: readonly Fault[] = [
+  {
+    id: 'exit-mid-call',
+    kind: 'guard',
+    label: 'the server exits mid-call',
+    proves: 'when the server exits mid-call the client gets an error instead of hanging',
+    handled: async (c) => {
+      const { error } = await callError(
+        c.callTool({ name: 'crash', arguments: {} }, undefined, SHORT_REQUEST),
       )
-      const echo = await c.callTool({ name: 'echo', arguments: { text: 'ok' } })
-      return failed && JSON.stringify(echo.content) === '[{"type":"text","text":"ok"}]'
+      return {
+        handled: error !== undefined && /before answering|Connection closed/.test(error),
+        saw: error === undefined ? 'the call returned a result' : `the call failed: ${error}`,
+      }
     },
-  ],
-  [
-    '10 MB message intact',
-    async (c) => {
+  },
+  {
+    id: 'malformed-json',
+    kind: 'fix',
+    label: 'the server answers a call with malformed JSON',
+    proves: 'a malformed JSON answer becomes a JSON-RPC error for that call, and the server keeps serving',
+    handled: async (c) => {
+      const { error } = await callError(
+        c.callTool({ name: 'malformed', arguments: {} }, undefined, SHORT_REQUEST),
+      )
+      const echo = await callError(
+        c.callTool({ name: 'echo', arguments: { text: 'ok' } }, undefined, SHORT_REQUEST),
+      )
+      const served = echo.result !== undefined && text(echo.result) === 'ok'
+      return {
+        handled: error?.includes('malformed JSON') === true && served,
+        saw: `the call ${error === undefined ? 'returned a result' : `failed: ${error}`}; the next call ${served ? 'was answered' : `failed: ${echo.error ?? 'wrong answer'}`}`,
+      }
+    },
+  },
+  {
+    id: '10mb-message',
+    kind: 'guard',
+    label: 'a 10 MB answer',
+    proves: 'a 10 MB answer arrives intact',
+    handled: async (c) => {
       const result = await c.callTool({ name: 'big', arguments: {} }, undefined, { timeout: TIMEOUT_MS })
-      return (result.content as { text: string }[])[0]?.text.length === 10_000_000
+      const length = text(result)?.length ?? 0
+      return { handled: length === 10_000_000, saw: `${length.toLocaleString('en-US')} characters arrived` }
     },
-  ],
-  [
-    '1,000 concurrent calls answered',
-    async (c) => {
+  },
+  {
+    id: '1000-concurrent-calls',
+    kind: 'guard',
+    label: '1,000 concurrent calls',
+    proves: '1,000 concurrent calls are each answered with their own result',
+    handled: async (c) => {
       const results = await Promise.all(
         Array.from({ length: 1000 }, (_, i) => c.callTool({ name: 'echo', arguments: { text: `n${i}` } })),
       )
-      return results.every((r, i) => (r.content as { text: string }[])[0]?.text === `n${i}`)
+      const own = results.filter((r, i) => text(r) === `n${i}`).length
+      return {
+        handled: own === 1000,
+        saw: `${own.toLocaleString('en-US')} of 1,000 calls got their own answer`,
+      }
     },
-  ],
-  ['repaired list (batch-capable upstream)', async (c) => (await c.listTools()).tools.length === 5],
+  },
+  {
+    id: 'list-with-empty-schema',
+    kind: 'fix',
+    label: 'tools/list with an `inputSchema: {}` tool (batch-capable upstream)',
+    proves: 'a tool list with an `inputSchema: {}` tool is listed whole by the strict SDK client',
+    handled: async (c) => {
+      const { error, result } = await callError(c.listTools())
+      const listed = (result as { tools?: unknown[] } | undefined)?.tools?.length
+      return {
+        handled: listed === 5,
+        saw:
+          error === undefined
+            ? `listTools() returned ${count(listed ?? 0, 'tool')} of 5`
+            : `listTools() threw: ${error}`,
+      }
+    },
+  },
 ]
 
-async function faultRow(): Promise<CaseRow> {
-  const outcomes: string[] = []
-  for (const [label, fault] of FAULTS) {
-    const client = new Client({ name: 'strict-client', version: '1' })
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', 'repair', '--', process.execPath, FAULT_SERVER],
-      stderr: 'ignore',
-    })
-    let ok = false
-    try {
-      await withTimeout(client.connect(transport), 'connecting')
-      ok = await withTimeout(fault(client), label)
-    } catch (error) {
-      outcomes.push(`${label}: ${message(error)}`)
-    } finally {
-      await client.close().catch(() => {})
+async function observeFault(fault: Fault, args: readonly string[], how: string): Promise<Observed> {
+  const client = new Client({ name: 'strict-client', version: '1' })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...args],
+    stderr: 'inherit',
+  })
+  try {
+    await withTimeout(client.connect(transport), 'connecting')
+    const { handled, saw } = await withTimeout(fault.handled(client), fault.label)
+    return {
+      outcome: handled ? 'handled' : 'mishandled',
+      works: handled,
+      detail: `${how}: ${fault.label}: ${saw}`,
     }
-    outcomes.push(`${label}: ${ok ? 'ok' : 'FAILED'}`)
-  }
-  const failed = outcomes.filter((line) => !line.endsWith(': ok'))
-  return {
-    id: 'mcp-repair-faults',
-    source: 'repair proxy faults (FIXTURE upstream)',
-    stock: { outcome: 'works', detail: 'no proxy: faults reach the client as they are' },
-    hardened: {
-      outcome: failed.length === 0 ? 'works' : 'some-turns-fail',
-      detail:
-        failed.length === 0
-          ? `${FAULTS.length}/${FAULTS.length} fault cases handled, none hung`
-          : failed.join('; '),
-    },
-    fixed: failed.length === 0,
+  } catch (error) {
+    return { outcome: 'mishandled', works: false, detail: `${how}: ${fault.label}: ${message(error)}` }
+  } finally {
+    await client.close().catch(() => {})
   }
 }
 
-export async function mcpRepairRows(): Promise<CaseRow[]> {
-  const rows: CaseRow[] = []
-  for (const server of SERVERS) rows.push(await dshRow(server))
-  for (const server of SERVERS) rows.push(await proxyRow(server))
-  rows.push(await httpRow())
-  rows.push(await faultRow())
+/** Each fault against the FIXTURE upstream twice: the SDK client connected directly (stock), and through the proxy. */
+async function faultRows(): Promise<Row[]> {
+  const rows: Row[] = []
+  for (const fault of FAULTS) {
+    const stock = await observeFault(fault, [FAULT_SERVER], 'SDK client direct')
+    const hardened = await observeFault(
+      fault,
+      [CLI, 'mcp', 'repair', '--', process.execPath, FAULT_SERVER],
+      'SDK client via dsh-harden mcp repair',
+    )
+    rows.push({
+      id: `mcp-repair-fault-${fault.id}`,
+      group: GROUP,
+      kind: fault.kind,
+      proves: fault.proves,
+      source: 'repair proxy faults (FIXTURE upstream: packages/mcp/mcp-repair/fixtures/fault-server.ts)',
+      stock,
+      hardened,
+    })
+  }
+  return rows
+}
+
+export async function run(_context: GroupContext): Promise<Row[]> {
+  const offered = new Map<string, number>()
+  for (const server of SERVERS) offered.set(server.id, await offeredTools(server))
+  const rows: Row[] = []
+  for (const server of SERVERS) rows.push(await dshRow(server, offered.get(server.id)!))
+  for (const server of SERVERS) rows.push(await proxyRow(server, offered.get(server.id)!))
+  rows.push(await httpRow(offered.get(SERVERS[0]!.id)!))
+  rows.push(...(await faultRows()))
   return rows
 }

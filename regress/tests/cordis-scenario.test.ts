@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { cordisRowsFrom } from '../src/cordis-rows.ts'
 import { CORDIS_SCENARIO_CALLS, runCordisScenario, type ScenarioResult } from '../src/cordis-scenario.ts'
+import { verdictOf } from '../src/row.ts'
 
 /**
  * DSH #1122 through the real agent loop, real dsh-tool-cordis and real host runner, with a scripted DeepSeek endpoint
@@ -96,5 +98,27 @@ describe('#1122 with the dsh-harden overlay, profile deepseek [target behaviour]
     expect(call(hardened, 1).result).toMatch(/"key":\s*"tools"/)
     expect(call(hardened, 3).ok).toBe(true)
     expect(call(hardened, 3).result).toContain('Defined abc-')
+  })
+})
+
+describe('#1122 report rows, from the two observed runs', () => {
+  it('the stringified calls are fixed, the object controls and the JSON-text string hold', () => {
+    expect(cordisRowsFrom(stock, hardened).map((row) => [row.id, row.kind, verdictOf(row)])).toEqual([
+      ['json-slot-as-string-1122', 'fix', 'fixed'],
+      ['oneof-as-string-1122', 'fix', 'fixed'],
+      ['json-object-input-unchanged', 'guard', 'holds'],
+      ['json-object-plugin-unchanged', 'guard', 'holds'],
+      ['json-text-string-stays-string', 'guard', 'holds'],
+    ])
+  })
+
+  it('stock against stock is not a fix: the verdict reads the legs, not the row id', () => {
+    const verdicts = cordisRowsFrom(stock, stock).map((row) => verdictOf(row))
+    expect(verdicts.slice(0, 2)).toEqual(['not-fixed', 'not-fixed'])
+  })
+
+  it("a failing call's error reaches the report whole", () => {
+    const [row] = cordisRowsFrom(stock, hardened)
+    expect(row?.stock.detail).toContain(INSPECT_REJECTED)
   })
 })

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ESCALATION_CASES, escalationRows } from '../src/escalation-rows.ts'
+import { ESCALATION_CASES, pwshInstalled, run } from '../src/escalation-rows.ts'
 import { landlockAvailable, runEscalationScenario } from '../src/escalation-scenario.ts'
-import type { CaseRow } from '../src/run-case.ts'
+import { type Row, rowPasses, verdictOf } from '../src/row.ts'
+import { testContext } from './context.ts'
 
 /**
  * #1149 through the real agent loop, DSH's real bash/write/pwsh tools, the real sandbox stack and the real approval
@@ -9,11 +10,11 @@ import type { CaseRow } from '../src/run-case.ts'
  * rather than run unconfined, and that is what is asserted instead.
  */
 let confined = false
-let rows: CaseRow[] = []
+let rows: Row[] = []
 
 beforeAll(async () => {
   confined = await landlockAvailable()
-  if (confined) rows = await escalationRows()
+  if (confined) rows = await run(testContext())
 }, 180_000)
 
 const row = (id: string) => {
@@ -37,18 +38,31 @@ describe('#1149 rows on the real sandbox', () => {
   })
 
   for (const testCase of ESCALATION_CASES) {
-    it(`${testCase.id} is fixed (${testCase.source})`, () => {
+    it(`${testCase.id} passes as a ${testCase.kind} row (${testCase.source})`, () => {
       if (!confined) return
-      expect(row(testCase.id)).toMatchObject({ fixed: true })
+      if (testCase.run.pwsh === true && !pwshInstalled()) {
+        expect(rows.some((r) => r.id === testCase.id)).toBe(false)
+        return
+      }
+      const found = row(testCase.id)
+      expect(found.kind).toBe(testCase.kind)
+      expect(rowPasses(found), JSON.stringify(found)).toBe(true)
     })
   }
 
+  it('the edit rows (#1149 edit) are fixed: stock edit refuses, hardened edits the file without a prompt', () => {
+    if (!confined) return
+    expect(verdictOf(row('edit-materialized-ww-1149'))).toBe('fixed')
+    expect(verdictOf(row('edit-null-fields-1149'))).toBe('fixed')
+    expect(row('edit-null-fields-1149').stock.detail).toContain('"sandbox_permissions" must be a string')
+  })
+
   it("the materialized payload: stock shows DSH's justification error, hardened runs without a prompt", () => {
     if (!confined) return
-    expect(row('bash-materialized-ww-1149').stock).toMatchObject({
-      outcome: 'call-fails',
-      detail: '0 approval prompts; Error: invalid justification: expected a non-empty sentence',
-    })
+    expect(row('bash-materialized-ww-1149').stock).toMatchObject({ outcome: 'call-fails', works: false })
+    expect(row('bash-materialized-ww-1149').stock.detail).toMatch(
+      /^0 approval prompts\nbash .* → error: Error: invalid justification: expected a non-empty sentence\n/,
+    )
     expect(row('bash-materialized-ww-1149').hardened.outcome).toBe('call-works')
     expect(row('bash-materialized-dfa-1149').hardened.outcome).toBe('call-works')
   })
@@ -115,6 +129,6 @@ describe('denial-bound escalation on the real sandbox', () => {
 
   it('a parallel pair carrying one token, its reuse and another command: exactly one reaches approval', () => {
     if (!confined) return
-    expect(row('denial-bound-token-misuse').hardened.detail).toMatch(/^1 approval prompt;/)
+    expect(row('denial-bound-token-misuse').hardened.detail).toMatch(/^1 approval prompt\n/)
   })
 })

@@ -1,22 +1,24 @@
 import { childPids, newChildren } from '@dsh-harden/lazy-mcp/testing'
 import { describe, expect, it } from 'vitest'
-import { gatewayRows } from '../src/gateway-rows.ts'
+import { run } from '../src/gateway-rows.ts'
+import { verdictOf } from '../src/row.ts'
+import { testContext } from './context.ts'
 
-describe('gatewayRows (seed 004: the lazy MCP gateway)', () => {
+describe('gateway row (seed 004: the lazy MCP gateway)', () => {
   it('stock DSH starts all 5 servers at activation; the gateway starts none and sends a fraction of the bytes', async () => {
     const before = childPids()
     expect(before).toBeInstanceOf(Set)
-    const rows = await gatewayRows()
+    const rows = await run(testContext())
     expect(rows.map((row) => row.id)).toEqual(['lazy-mcp-gateway-5-servers'])
     const [row] = rows
     expect(row, JSON.stringify(row)).toMatchObject({
-      fixed: true,
-      stock: { outcome: 'servers-started' },
-      hardened: { outcome: 'no-servers-started' },
+      kind: 'fix',
+      stock: { outcome: 'servers-started', works: false },
+      hardened: { outcome: 'no-servers-started', works: true },
     })
+    expect(verdictOf(row!)).toBe('fixed')
     expect(row!.stock.detail).toMatch(/: 62 tools registered, 5 servers started at activation/)
     expect(row!.hardened.detail).toMatch(/: 5 tools registered, 0 servers started at activation/)
-    expect(row!.hardened.detail).toMatch(/turn ok/)
     const bytes = (detail: string) => Number(/request ([\d,]+) bytes/.exec(detail)![1]!.replaceAll(',', ''))
     expect(bytes(row!.hardened.detail) * 4).toBeLessThanOrEqual(bytes(row!.stock.detail))
     // Every server the stock side started is gone again.
