@@ -17,6 +17,7 @@ type AnyAjv = Ajv | Ajv2019 | Ajv2020
 
 const engines = new Map<Dialect, AnyAjv>()
 const compiled = new Map<string, ValidateFunction>()
+const failures = new Map<string, unknown>()
 // Shared by every valid call, so the hot path allocates nothing.
 const NO_VIOLATIONS: readonly ArgumentViolation[] = Object.freeze([])
 
@@ -41,10 +42,7 @@ function engine(dialect: Dialect): AnyAjv {
 function toViolation(error: ErrorObject): ArgumentViolation {
   const missing =
     error.keyword === 'required' ? (error.params as { missingProperty?: string }).missingProperty : undefined
-  const pointer =
-    missing === undefined
-      ? error.instancePath
-      : `${error.instancePath}${toPointer([missing])}`
+  const pointer = missing === undefined ? error.instancePath : `${error.instancePath}${toPointer([missing])}`
   const message =
     missing === undefined ? (error.message ?? `fails ${error.keyword}`) : 'is required but missing'
   return { pointer, keyword: error.keyword, message }
@@ -55,10 +53,17 @@ export function compileValidator(schema: JsonObject): ArgumentValidator {
   const key = jsonText(schema)
   let validate = compiled.get(key)
   if (validate === undefined) {
+    // A schema ajv failed on fails the same way again: remembered, so registering it again costs no second attempt.
+    if (failures.has(key)) throw failures.get(key)
     const declared = typeof schema.$schema === 'string' ? dialectOf(schema.$schema) : undefined
     // Two tools may reuse one `$id` for different schemas; ajv keys compiled schemas by it, and local refs need none.
     const { $id: _id, ...anonymous } = schema
-    validate = engine(declared ?? 'draft-07').compile(anonymous)
+    try {
+      validate = engine(declared ?? 'draft-07').compile(anonymous)
+    } catch (error) {
+      failures.set(key, error)
+      throw error
+    }
     compiled.set(key, validate)
   }
   const run = validate
