@@ -60,11 +60,12 @@ export class Connection {
     let stderr = ''
     let transport: Transport
     let pid: () => number | undefined = () => undefined
+    let exitStatus: () => string | undefined = () => undefined
     if (server.transport === 'stdio') {
       const stdio = new GroupStdioTransport({
         command: server.command,
         args: server.args,
-        env: childEnv(options.parentEnv, server.env),
+        env: childEnv(options.parentEnv, server.env, server.passEnv),
         cwd: server.cwd,
         onStderr: (text) => {
           stderr = (stderr + text).slice(-STDERR_TAIL)
@@ -72,6 +73,7 @@ export class Connection {
       })
       transport = stdio
       pid = () => stdio.pid
+      exitStatus = () => stdio.exitStatus
     } else {
       transport = new StreamableHTTPClientTransport(new URL(server.url), {
         requestInit: { headers: { ...server.headers } },
@@ -97,7 +99,10 @@ export class Connection {
       if (connection) connection.#closing = true
       await client.close().catch(() => {})
       await transport.close().catch(() => {})
-      throw new ConnectError(describeConnectError(error), stderr, error)
+      // Give the exit a moment to be recorded: "Connection closed" alone does not say the process died, or how.
+      if (server.transport === 'stdio' && exitStatus() === undefined)
+        await new Promise((done) => setTimeout(done, 50))
+      throw new ConnectError(describeConnectError(error, exitStatus()), stderr, error)
     }
   }
 
@@ -171,11 +176,16 @@ export class ConnectError extends Error {
   }
 }
 
-function describeConnectError(error: unknown): string {
+/** The reason, without the command line (status and panel show it): what failed and what to check. */
+function describeConnectError(error: unknown, exitStatus: string | undefined): string {
   const code = (error as { code?: unknown })?.code
   const syscall = (error as { syscall?: unknown })?.syscall
   if (typeof syscall === 'string' && syscall.startsWith('spawn'))
-    return `the server process could not be started (${String(code)})`
+    return code === 'ENOENT'
+      ? 'the server process could not be started: command not found (spawn ENOENT); check its `command` and PATH'
+      : `the server process could not be started (${String(code)}); check its \`command\``
+  if (exitStatus !== undefined)
+    return `the server process exited (${exitStatus}) before it answered; its stderr tail says why`
   if (error instanceof Error && error.name === 'TimeoutError') return 'connect timed out (connectTimeoutMs)'
   const message = error instanceof Error ? error.message : String(error)
   return `connect failed: ${message.split('\n')[0]!.slice(0, 300)}`

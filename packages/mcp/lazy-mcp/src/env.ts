@@ -1,24 +1,14 @@
-/** Names a stdio child never inherits: anything credential-shaped, and the harness's own `DSH_` variables. */
-const CREDENTIAL_NAME = /KEY|PASSWORD|SECRET|TOKEN/i
-const HARNESS_NAME = /^DSH_/i
-
-/** Whether the gateway drops this parent variable before spawning a server. */
-export function isScrubbedName(name: string): boolean {
-  return CREDENTIAL_NAME.test(name) || HARNESS_NAME.test(name)
-}
+import { childEnvironment } from '@dsh-harden/mcp-repair'
 
 /**
- * A stdio server's environment: the parent's, minus every credential-shaped and `DSH_` name, then the server's
- * own `env` on top. A server that needs a secret gets it only through its own `env` entry.
+ * A stdio server's environment: the default allow-list (`DEFAULT_CHILD_ENV_NAMES` in `@dsh-harden/mcp-repair`:
+ * HOME, LOGNAME, PATH, SHELL, TERM, USER, locale, TZ, TMPDIR), then the parent variables named in `passEnv`, then the
+ * server's own `env`. Nothing else of the parent reaches a server, so a secret reaches it only when the user names it.
  */
 export function childEnv(
   parent: Readonly<Record<string, string | undefined>>,
   own: Readonly<Record<string, string>>,
+  passEnv: readonly string[] = [],
 ): Record<string, string> {
-  const env: Record<string, string> = {}
-  for (const [name, value] of Object.entries(parent)) {
-    if (value === undefined || isScrubbedName(name)) continue
-    env[name] = value
-  }
-  return Object.assign(env, own)
+  return childEnvironment(parent, { env: own, passEnv })
 }

@@ -26,7 +26,7 @@ export {
 } from './config.ts'
 export { type CreatedGateway, type CreateGatewayOptions, createGateway } from './create.ts'
 export { type Delivery, DeliveryError } from './delivery.ts'
-export { childEnv, isScrubbedName } from './env.ts'
+export { childEnv } from './env.ts'
 export {
   type GatewayLogger,
   type GatewayOptions,

@@ -1,5 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
+import {
+  idOfMalformed,
+  LineSplitter,
+  type OversizeLine,
+  oversizeText,
+  RequestTracker,
+} from '@dsh-harden/mcp-repair'
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
@@ -13,6 +20,8 @@ export interface GroupStdioOptions {
   readonly onStderr?: ((text: string) => void) | undefined
   /** How long `close()` waits after closing stdin, and again after SIGTERM, before escalating. */
   readonly graceMs?: number | undefined
+  /** Longest stdout line accepted (default 32 MiB); a longer answer becomes a JSON-RPC error to its request. */
+  readonly maxLineBytes?: number | undefined
 }
 
 /** Thrown by `send` when nothing was written: the process is gone or was never started. */
@@ -33,7 +42,8 @@ export class GroupStdioTransport implements Transport {
   onmessage?: ((message: JSONRPCMessage) => void) | undefined
 
   readonly #options: GroupStdioOptions
-  readonly #buffer = new ReadBuffer()
+  readonly #pending = new RequestTracker()
+  readonly #lines: LineSplitter
   #child: ChildProcess | undefined
   #exited: Promise<void> | undefined
   #streamsClosed: Promise<void> | undefined
@@ -42,11 +52,24 @@ export class GroupStdioTransport implements Transport {
 
   constructor(options: GroupStdioOptions) {
     this.#options = options
+    this.#lines = new LineSplitter({
+      maxBytes: options.maxLineBytes,
+      onLine: (line) => this.#receive(line),
+      onOversize: (line) => this.#oversize(line),
+    })
   }
 
   /** The child's pid, which is also its process-group id (undefined before start). */
   get pid(): number | undefined {
     return this.#child?.pid
+  }
+
+  /** `code N` or `signal S` once the child has exited, else undefined. */
+  get exitStatus(): string | undefined {
+    const child = this.#child
+    if (child === undefined) return undefined
+    if (child.signalCode !== null) return `signal ${child.signalCode}`
+    return child.exitCode !== null ? `code ${child.exitCode}` : undefined
   }
 
   /** Whether the child process has exited. */
@@ -79,34 +102,51 @@ export class GroupStdioTransport implements Transport {
       child.once('exit', () => this.#signal('SIGKILL'))
       child.once('close', () => this.#finish())
       child.stdin?.on('error', (error) => this.onerror?.(error))
-      child.stdout?.on('data', (chunk: Buffer) => {
-        this.#buffer.append(chunk)
-        this.#drain()
-      })
+      child.stdout?.on('data', (chunk: Buffer) => this.#lines.push(chunk))
       child.stdout?.on('error', (error) => this.onerror?.(error))
       child.stderr?.setEncoding('utf8')
       child.stderr?.on('data', (text: string) => this.#options.onStderr?.(text))
     })
   }
 
-  #drain(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null
-      try {
-        message = this.#buffer.readMessage()
-      } catch (error) {
-        this.onerror?.(error as Error)
-        continue
-      }
-      if (message === null) return
-      this.onmessage?.(message)
+  #receive(line: Buffer): void {
+    const text = line.toString('utf8').replace(/\r?\n$/, '')
+    if (text.trim() === '') return
+    let message: JSONRPCMessage
+    try {
+      message = deserializeMessage(text)
+    } catch (error) {
+      this.onerror?.(error as Error)
+      return
     }
+    this.#pending.answered(message)
+    this.onmessage?.(message)
+  }
+
+  /** A line over the limit was dropped: its request (found by the `id` at its edges) gets a JSON-RPC error. */
+  #oversize(line: OversizeLine): void {
+    const owner = idOfMalformed(oversizeText(line), this.#pending)
+    const problem = `the server wrote a message of ${line.bytes} bytes, over the gateway's limit`
+    if (owner === undefined) {
+      this.onerror?.(new Error(`${problem}; dropped`))
+      return
+    }
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      id: owner.id,
+      error: {
+        code: -32603,
+        message: `${problem} (its answer to ${owner.method})`,
+        data: { bytes: line.bytes },
+      },
+    })
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin
     if (!stdin || this.#closing || this.#done || this.exited || stdin.destroyed || !stdin.writable)
       return Promise.reject(new NotWrittenError('the server process is not running; nothing was written'))
+    this.#pending.sent(message)
     return new Promise((resolve, reject) => {
       const flushed = stdin.write(serializeMessage(message), (error) => {
         if (error) reject(error)
@@ -160,7 +200,7 @@ export class GroupStdioTransport implements Transport {
   #finish(): void {
     if (this.#done) return
     this.#done = true
-    this.#buffer.clear()
+    this.#pending.drain()
     this.onclose?.()
   }
 }

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { CANARY_MARK, ORDINARY_ENV, SECRET_CANARIES } from '@dsh-harden/mcp-repair/fixtures'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   childEnv,
@@ -7,14 +8,13 @@ import {
   expandVars,
   fingerprint,
   type ImportContext,
-  isScrubbedName,
   LazyMcpConfigError,
   parseConfig,
   resolveCachePath,
   resolveServers,
   type ServerConfig,
 } from '../src/index.ts'
-import { tempDir } from './servers.ts'
+import { tempDir, tiny } from './servers.ts'
 
 function configError(work: () => unknown): LazyMcpConfigError {
   try {
@@ -217,26 +217,35 @@ describe('import of standard mcpServers files', () => {
   })
 })
 
-describe('environment scrubbing', () => {
-  it('drops KEY|PASSWORD|SECRET|TOKEN and DSH_ names (any case), then merges the server env', () => {
-    const env = childEnv(
+describe('environment allow-list', () => {
+  it('a real gateway-started server sees the default names, passEnv and its own env, and no canary', async () => {
+    const parentEnv = { ...SECRET_CANARIES, ...ORDINARY_ENV, PATH: process.env.PATH }
+    const { gateway } = await createGateway(
       {
-        PATH: '/bin',
-        HOME: '/home/u',
-        OPENAI_API_KEY: 'k',
-        db_password: 'p',
-        CLIENT_SECRET: 's',
-        GITHUB_TOKEN: 't',
-        DSH_HOME: '/h',
-        DSH_PROFILE_DIR: '/p',
-        MONKEY: 'drop: contains KEY',
-        LANG: undefined,
+        passEnv: ['LANG'],
+        servers: [{ ...tiny('canary'), passEnv: ['KUBECONFIG'], env: { OWN: 'yes' } }],
       },
-      { GITHUB_TOKEN: 'given', EXTRA: '1' },
+      { env: parentEnv, home: '/home/u', start: false },
     )
-    expect(env).toEqual({ PATH: '/bin', HOME: '/home/u', GITHUB_TOKEN: 'given', EXTRA: '1' })
-    expect(isScrubbedName('dsh_x')).toBe(true)
-    expect(isScrubbedName('PATH')).toBe(false)
+    try {
+      const seen = JSON.parse(await gateway.call('canary', 'env', { name: '*' })) as Record<string, string>
+      expect(JSON.stringify(seen).replace(SECRET_CANARIES.KUBECONFIG!, '')).not.toContain(CANARY_MARK)
+      expect(seen).toMatchObject({
+        HOME: '/home/u',
+        LANG: 'C.UTF-8',
+        OWN: 'yes',
+        KUBECONFIG: SECRET_CANARIES.KUBECONFIG,
+      })
+      for (const name of Object.keys(SECRET_CANARIES))
+        if (name !== 'KUBECONFIG') expect(seen, name).not.toHaveProperty(name)
+    } finally {
+      await gateway.dispose()
+    }
+  }, 20_000)
+
+  it('childEnv: the same allow-list for every server; passEnv entries must be names', () => {
+    expect(childEnv({ ...SECRET_CANARIES, HOME: '/h' }, { A: '1' })).toEqual({ HOME: '/h', A: '1' })
+    expect(() => parseConfig({ passEnv: ['AWS_*'] })).toThrow(/passEnv\[0\].*environment variable name/)
   })
 })
 

@@ -31,6 +31,7 @@ async function session(config: Record<string, unknown>) {
   await app.plugin(ToolRuntime)
   let gateway: LazyMcpGateway | undefined
   let statusUrl: string | undefined
+  let statusToken: string | undefined
   // A wrapper plugin so the test can reach the activation of its own context.
   const probe = {
     name: 'lazy-mcp',
@@ -39,6 +40,7 @@ async function session(config: Record<string, unknown>) {
       await LazyMcp.apply(ctx as never, options)
       gateway = activationOf(ctx)?.gateway
       statusUrl = activationOf(ctx)?.status?.url
+      statusToken = activationOf(ctx)?.status?.token
     },
   }
   const fiber = app.plugin(probe as Plugin, { cachePath: `${temp.dir}/tool-cache.json`, ...config })
@@ -61,17 +63,24 @@ async function session(config: Record<string, unknown>) {
     run,
     gateway: gateway!,
     statusUrl,
+    statusToken,
     dispose: () => app.fiber.dispose() as Promise<void>,
   }
 }
 
 describe('DSH plugin', () => {
   it('registers the five gateway tools in the real DSH registry and starts nothing', async () => {
-    const { tools, gateway, statusUrl } = await session({ servers: [tiny()], statusListen: '127.0.0.1:0' })
+    const { tools, gateway, statusUrl, statusToken } = await session({
+      servers: [tiny()],
+      statusListen: '127.0.0.1:0',
+    })
     const names = tools.schemas().map((schema) => schema.name)
     expect(names).toEqual(expect.arrayContaining(GATEWAY_TOOLS.map((tool) => tool.name)))
     expect(gateway.detail('tiny')).toMatchObject({ state: 'dormant', attempts: 0 })
-    const snapshot = (await (await fetch(`${statusUrl}/lazy-mcp/state`)).json()) as {
+    // The token printed at start is what a program needs to read the state.
+    expect((await fetch(`${statusUrl}/lazy-mcp/state`)).status).toBe(401)
+    const authorized = { headers: { authorization: `Bearer ${statusToken}` } }
+    const snapshot = (await (await fetch(`${statusUrl}/lazy-mcp/state`, authorized)).json()) as {
       servers: { state: string }[]
     }
     expect(snapshot.servers[0]?.state).toBe('dormant')

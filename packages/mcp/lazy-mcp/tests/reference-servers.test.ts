@@ -1,3 +1,4 @@
+import { CANARY_MARK, SECRET_CANARIES } from '@dsh-harden/mcp-repair/fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DeliveryError, GATEWAY_TOOLS, LazyMcpGateway, type ServerConfig } from '../src/index.ts'
 import { everything, freePort, isAlive, startEverythingHttp, tempDir, until } from './servers.ts'
@@ -26,27 +27,31 @@ async function gatewayOf(
 const tool = (name: string) => GATEWAY_TOOLS.find((candidate) => candidate.name === name)!
 
 describe('server-everything over stdio', () => {
-  it('a canary credential in the parent never reaches the server; its own env does', {
+  it('no canary secret in the parent reaches the real server; passEnv and its own env do', {
     timeout: 30_000,
   }, async () => {
     const gateway = await gatewayOf(
-      [everything('everything', { env: { GIVEN_API_KEY: 'given-on-purpose' } })],
+      [
+        everything('everything', {
+          env: { GIVEN_API_KEY: 'given-on-purpose' },
+          passEnv: ['LAZY_MCP_PLAIN'],
+        }),
+      ],
       {
         parentEnv: {
           ...process.env,
-          LAZY_MCP_CANARY_TOKEN: 'canary-3f9a',
-          CANARY_PASSWORD: 'canary-pw',
-          DSH_CANARY: 'canary-dsh',
+          ...SECRET_CANARIES,
           LAZY_MCP_PLAIN: 'plain-visible',
+          LAZY_MCP_UNLISTED: 'not-passed',
         },
       },
     )
     const env = JSON.parse(await gateway.call('everything', 'get-env', {})) as Record<string, string>
     expect(env.LAZY_MCP_PLAIN).toBe('plain-visible')
     expect(env.GIVEN_API_KEY).toBe('given-on-purpose')
-    for (const name of ['LAZY_MCP_CANARY_TOKEN', 'CANARY_PASSWORD', 'DSH_CANARY'])
-      expect(env[name]).toBeUndefined()
-    expect(JSON.stringify(env)).not.toContain('canary-')
+    expect(env.LAZY_MCP_UNLISTED).toBeUndefined()
+    for (const name of Object.keys(SECRET_CANARIES)) expect(env[name], name).toBeUndefined()
+    expect(JSON.stringify(env)).not.toContain(CANARY_MARK)
   })
 
   it('text-only results: images become explicit markers; resources list, read, blobs as size hints', {

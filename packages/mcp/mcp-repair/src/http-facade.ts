@@ -277,7 +277,8 @@ export async function startHttpRepair(options: HttpRepairOptions): Promise<HttpR
       if (!waitsForToolsList || !type.includes('application/json')) {
         upstreamRes.once('end', () => {
           stopIdle()
-          tracker.answered(requests.map((r) => ({ id: r.id })))
+          // 202 Accepted: the answers come on another stream of the session (the GET stream), still to be rewritten.
+          if (status !== 202) forget(requests)
         })
         res.writeHead(status, upstreamRes.headers)
         upstreamRes.pipe(res)

@@ -37,4 +37,4 @@ export {
 } from './rewrite.ts'
 export { SseRewriter, type SseRewriterOptions } from './sse.ts'
 export { type StdioRepair, type StdioRepairOptions, startStdioRepair } from './stdio-proxy.ts'
-export { errorResponse, type PendingRequest, RequestTracker } from './tracker.ts'
+export { errorResponse, idOfMalformed, type PendingRequest, RequestTracker } from './tracker.ts'

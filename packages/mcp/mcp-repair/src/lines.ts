@@ -65,6 +65,9 @@ export class LineSplitter {
   #take(piece: Buffer): void {
     this.#size += piece.length
     if (this.#dropping !== undefined) {
+      const { head } = this.#dropping
+      if (head.length < OVERSIZE_EDGE_BYTES)
+        this.#dropping.head = Buffer.concat([head, piece.subarray(0, OVERSIZE_EDGE_BYTES - head.length)])
       this.#dropping.tail = lastBytes(this.#dropping.tail, piece)
       return
     }

@@ -58,7 +58,12 @@ export class SseRewriter {
   #count(piece: string): void {
     this.#size += Buffer.byteLength(piece)
     if (this.#dropping !== undefined) {
-      this.#dropping.tail = (this.#dropping.tail + piece).slice(-OVERSIZE_EDGE_BYTES)
+      const { head } = this.#dropping
+      if (head.length < OVERSIZE_EDGE_BYTES)
+        this.#dropping.head = head + piece.slice(0, OVERSIZE_EDGE_BYTES - head.length)
+      this.#dropping.tail = (
+        this.#dropping.tail.slice(-OVERSIZE_EDGE_BYTES) + piece.slice(-OVERSIZE_EDGE_BYTES)
+      ).slice(-OVERSIZE_EDGE_BYTES)
       return
     }
     if (this.#size <= this.#max) return

@@ -1,3 +1,4 @@
+import { childEnvironment, describeEarlyExit, describeSpawnError } from '@dsh-harden/mcp-repair'
 import {
   answerServerRequest,
   clip,
@@ -27,10 +28,13 @@ export function openStdio(options: {
   command: string
   args: readonly string[]
   env?: Readonly<Record<string, string>> | undefined
+  /** Parent variables the server may see beyond the default set. */
+  passEnv?: readonly string[] | undefined
   cwd?: string | undefined
 }): RawConnection {
+  // The server sees the default environment, the names passed on, and its own env; never our secrets.
   const server = spawnServer(options.command, options.args, {
-    env: { ...process.env, ...options.env },
+    env: childEnvironment(process.env, { env: options.env, passEnv: options.passEnv }),
     cwd: options.cwd,
   })
   const { child } = server
@@ -52,11 +56,11 @@ export function openStdio(options: {
     if (child.stdin?.writable) child.stdin.write(`${JSON.stringify(message)}\n`)
   }
   child.once('error', (error) => {
-    closedDetail = `could not start ${options.command}: ${error.message}`
+    closedDetail = describeSpawnError(options.command, error)
     settleAll({ kind: 'closed', detail: closedDetail })
   })
   child.once('close', (code, signal) => {
-    closedDetail ??= `the server exited (code ${code}, signal ${signal})`
+    closedDetail ??= describeEarlyExit(options.command, code, signal, stderr)
     settleAll({ kind: 'closed', detail: closedDetail })
   })
   child.stderr?.setEncoding('utf8')
@@ -92,7 +96,13 @@ export function openStdio(options: {
     pending.delete(waiter.id)
     waiter.resolve({ kind: 'reply', message, text: line, matchedBy: byId === undefined ? 'order' : 'id' })
   }
-  if (child.stdout) forEachLine(child.stdout, onLine)
+  if (child.stdout)
+    forEachLine(child.stdout, onLine, {
+      onOversize: (bytes) => {
+        if (noise.length < NOISE_LIMIT)
+          noise.push(`(a line of ${bytes} bytes, over the message limit; dropped)`)
+      },
+    })
 
   return {
     noise,
