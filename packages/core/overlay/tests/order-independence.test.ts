@@ -1,3 +1,6 @@
+import { realpathSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
 import { JsonSchemaError } from '@dsh-harden/tools'
 import { afterEach, describe, expect, it } from 'vitest'
 import { HardenOverlay, SourceRecorder } from '../src/index.ts'
@@ -94,6 +97,41 @@ describe('tools registered before the overlay started', () => {
     expect(app.tools.get('bad')).toBeUndefined()
     await overlay.dispose()
     expect(app.tools.get('bad')?.parameters).toBe(BARE_TABLE)
+  })
+})
+
+describe('agent scopes', () => {
+  /** dsh-scope as DSH's own tools package loads it (the scope tag is module state, so it must be that copy). */
+  async function dshScope(): Promise<{
+    createScope(
+      ctx: object,
+      key: object,
+    ): { ctx: { get(name: 'tools'): { register(d: unknown): () => void } } }
+  }> {
+    const tools = realpathSync(
+      new URL('../node_modules/@deepseek-ai/dsh-tools/package.json', import.meta.url),
+    )
+    return import(pathToFileURL(createRequire(tools).resolve('@deepseek-ai/dsh-scope')).href)
+  }
+
+  it('judges tools in an agent scope, registered before the overlay started and after', async () => {
+    const { createScope } = await dshScope()
+    const app = await dshRuntime()
+    const agent = {}
+    const scoped = createScope(app, agent)
+    scoped.ctx.get('tools').register(tool('scoped_early', BARE_TABLE))
+    stderr = captureStderr()
+    await app.plugin(HardenOverlay)
+    scoped.ctx.get('tools').register(tool('scoped_late', BARE_TABLE))
+    scoped.ctx.get('tools').register(tool('scoped_ok', VALID))
+    const view = app.tools as unknown as { get(name: string, scope: object): unknown }
+    expect(view.get('scoped_early', agent)).toBeUndefined()
+    expect(view.get('scoped_late', agent)).toBeUndefined()
+    expect(view.get('scoped_ok', agent)).toBeDefined()
+    // Really scoped: the global view does not see it.
+    expect(app.tools.get('scoped_ok')).toBeUndefined()
+    expect(stderr.text()).toMatch(/tool "scoped_early" .* is withdrawn/)
+    expect(stderr.text()).toMatch(/tool "scoped_late" .* is not registered/)
   })
 })
 
