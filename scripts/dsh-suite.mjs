@@ -7,7 +7,16 @@
 //   pnpm dsh-suite [--repo <DSH git checkout or bare repo>] [--tag <tag>] [--profile <id>] [--keep]
 //   (env: DSH_REPO, DSH_TAG)
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -38,7 +47,9 @@ if (!existsSync(repo)) {
 }
 const major = Number(process.versions.node.split('.')[0])
 if (major < 22) {
-  console.error(`dsh-suite: DSH rc.8 needs Node >= 22.19 (this is ${process.version}); run it as \`pnpm dsh-suite\`.`)
+  console.error(
+    `dsh-suite: DSH rc.8 needs Node >= 22.19 (this is ${process.version}); run it as \`pnpm dsh-suite\`.`,
+  )
   process.exit(2)
 }
 
@@ -73,7 +84,8 @@ function linkPackages() {
   mkdirSync(scope, { recursive: true })
   const installed = join(ROOT, 'node_modules/.pnpm/node_modules/@deepseek-ai')
   for (const name of readdirSync(installed)) symlinkSync(join(installed, name), join(scope, name))
-  for (const name of ['vitest', 'fast-check']) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name))
+  for (const name of ['vitest', 'fast-check'])
+    symlinkSync(join(ROOT, 'node_modules', name), join(modules, name))
   mkdirSync(join(modules, '@dsh-harden'))
   symlinkSync(join(ROOT, 'packages/core/overlay'), join(modules, '@dsh-harden/overlay'))
 }
@@ -110,7 +122,8 @@ function run(name) {
     [vitest, 'run', '--config', `vitest.${name}.config.mjs`, '--reporter=json', `--outputFile=${report}`],
     { cwd: work, stdio: ['ignore', 'ignore', 'inherit'], timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' },
   )
-  if (!existsSync(report)) throw new Error(`vitest (${name}) wrote no report (exit ${result.status}, ${result.signal ?? ''})`)
+  if (!existsSync(report))
+    throw new Error(`vitest (${name}) wrote no report (exit ${result.status}, ${result.signal ?? ''})`)
   const parsed = JSON.parse(readFileSync(report, 'utf8'))
   const results = new Map()
   for (const file of parsed.testResults) {
@@ -129,7 +142,12 @@ function passed(results) {
 }
 
 function firstLine(text) {
-  return (text ?? '').split('\n').find((line) => line.trim() !== '')?.trim() ?? ''
+  return (
+    (text ?? '')
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? ''
+  )
 }
 
 let exitCode = 0
@@ -141,7 +159,9 @@ try {
   const overlay = run('overlay')
   const names = [...new Set([...stock.keys(), ...overlay.keys()])].sort()
   const differing = names.filter((name) => stock.get(name)?.status !== overlay.get(name)?.status)
-  console.log(`DSH ${SPECS} at ${tag} (${files.length} spec files; skipped: ${[...NOT_EXTRACTABLE].join(', ')})`)
+  console.log(
+    `DSH ${SPECS} at ${tag} (${files.length} spec files; skipped: ${[...NOT_EXTRACTABLE].join(', ')})`,
+  )
   console.log(`  stock:                          ${passed(stock)}/${stock.size} passed`)
   console.log(
     `  installOnToolRuntimePrototype${profile === undefined ? '' : ` (profile ${profile})`}: ${passed(overlay)}/${overlay.size} passed`,
@@ -149,7 +169,9 @@ try {
   console.log(`  specs whose result differs: ${differing.length}`)
   for (const name of differing) {
     const after = overlay.get(name)
-    console.log(`  - ${name}: stock ${stock.get(name)?.status ?? 'absent'}, overlay ${after?.status ?? 'absent'}`)
+    console.log(
+      `  - ${name}: stock ${stock.get(name)?.status ?? 'absent'}, overlay ${after?.status ?? 'absent'}`,
+    )
     if (after?.message) console.log(`      ${firstLine(after.message)}`)
   }
   if (passed(stock) !== stock.size) exitCode = 1

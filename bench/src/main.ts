@@ -1,5 +1,6 @@
 import { availableParallelism, loadavg } from 'node:os'
 import { compileComparisons } from './compile.bench.ts'
+import { decodeComparisons } from './decode.bench.ts'
 import { gatewayActivation } from './gateway-activation.bench.ts'
 import { gatewayCalls } from './gateway-calls.bench.ts'
 import { gatewayContext } from './gateway-context.bench.ts'
@@ -18,6 +19,7 @@ const BENCHES: Readonly<Record<string, () => Comparison[] | Promise<Comparison[]
   validate: validateComparisons,
   compile: compileComparisons,
   normalize: normalizeComparisons,
+  decode: decodeComparisons,
 }
 
 /** Benchmarks that time async work themselves (`async-compare.ts`) and may report sizes; `--only=` selects them too. */
