@@ -135,7 +135,8 @@ async function dshRow(server: Server, offered: number): Promise<Row> {
 
 type Listing = { tools: number } | { error: string }
 
-async function listThrough(args: readonly string[]): Promise<Listing> {
+/** Connects the official SDK client to a stdio server (our stderr, i.e. the log, is its stderr), uses it, closes it. */
+async function withStdioClient<T>(args: readonly string[], use: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ name: 'strict-client', version: '1' })
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -144,12 +145,19 @@ async function listThrough(args: readonly string[]): Promise<Listing> {
   })
   try {
     await withTimeout(client.connect(transport), 'connecting')
-    const { tools } = await withTimeout(client.listTools(), 'listing tools')
-    return { tools: tools.length }
-  } catch (error) {
-    return { error: message(error) }
+    return await use(client)
   } finally {
     await client.close().catch(() => {})
+  }
+}
+
+async function listThrough(args: readonly string[]): Promise<Listing> {
+  try {
+    return await withStdioClient(args, async (client) => ({
+      tools: (await withTimeout(client.listTools(), 'listing tools')).tools.length,
+    }))
+  } catch (error) {
+    return { error: message(error) }
   }
 }
 
@@ -314,15 +322,10 @@ const FAULTS: readonly Fault[] = [
 ]
 
 async function observeFault(fault: Fault, args: readonly string[], how: string): Promise<Observed> {
-  const client = new Client({ name: 'strict-client', version: '1' })
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...args],
-    stderr: 'inherit',
-  })
   try {
-    await withTimeout(client.connect(transport), 'connecting')
-    const { handled, saw } = await withTimeout(fault.handled(client), fault.label)
+    const { handled, saw } = await withStdioClient(args, (client) =>
+      withTimeout(fault.handled(client), fault.label),
+    )
     return {
       outcome: handled ? 'handled' : 'mishandled',
       works: handled,
@@ -330,8 +333,6 @@ async function observeFault(fault: Fault, args: readonly string[], how: string):
     }
   } catch (error) {
     return { outcome: 'mishandled', works: false, detail: `${how}: ${fault.label}: ${message(error)}` }
-  } finally {
-    await client.close().catch(() => {})
   }
 }
 
