@@ -7,26 +7,10 @@ import { type Group, group } from './group.ts'
  * `--only <name>` runs one group.
  */
 const GROUPS: readonly Group[] = [
-  group(
-    'registration',
-    'plugin tools whose parameters break a session',
-    () => import('./registration-rows.ts'),
-  ),
-  group(
-    'cordis-1122',
-    '#1122: JSON text for objects, real dsh-tool-cordis',
-    () => import('./cordis-rows.ts'),
-  ),
-  group(
-    'escalation-1149',
-    '#1149: escalation fields, real bash/write/edit',
-    () => import('./escalation-rows.ts'),
-  ),
-  group(
-    'mcp-schemas',
-    'MCP tool lists under the DeepSeek schema rules',
-    () => import('./mcp-schemas-rows.ts'),
-  ),
+  group('registration', 'plugin tools that break a session', () => import('./registration-rows.ts')),
+  group('cordis-1122', '#1122: objects sent as JSON text', () => import('./cordis-rows.ts')),
+  group('escalation-1149', '#1149: escalation fields, bash/write/edit', () => import('./escalation-rows.ts')),
+  group('mcp-schemas', 'MCP tool lists, DeepSeek schema rules', () => import('./mcp-schemas-rows.ts')),
   group('mcp-intake', 'seed 000: intake and the repair proxy', () => import('./mcp-repair-rows.ts')),
   group('mcp-check', '`dsh-harden mcp check` against real clients', () => import('./mcp-check-rows.ts')),
   group('gateway', 'seed 004: five MCP servers, lazy gateway', () => import('./gateway-rows.ts')),
