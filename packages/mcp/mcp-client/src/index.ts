@@ -18,3 +18,9 @@ export type {
   ToolProjections,
   ToolRepair,
 } from './types.ts'
+
+/**
+ * The package as a DSH profile row (`name: '@dsh-harden/mcp-client'`): DSH's loader takes a module's default export
+ * (`Loader.unwrapExports`), and `TolerantIntake` is the plugin that covers every mcp-client row of the profile.
+ */
+export { TolerantIntake as default } from './plugin.ts'
