@@ -12,6 +12,7 @@ export type ToolFsEscalationConfig = EscalationConfig
 export const HardenToolFs = escalationPlugin<Context>({
   name: 'dsh-harden-tool-fs',
   tools: 'write/edit',
+  source: 'tool-fs',
   families: (policy) => ({
     write: (definition) => fsFamily(definition, 'write', policy),
     edit: (definition) => fsFamily(definition, 'edit', policy),

@@ -51,6 +51,7 @@ export function composeFs(effective: SandboxMode, approval: ApprovalSetting) {
   })
   const transform = escalationTransform({
     name: 'test',
+    source: 'tool-fs',
     settings: { denialBound: false, tokenTtlMs: undefined },
     families: {
       write: (d) => fsFamily(d, 'write', () => services.policy),
@@ -58,6 +59,6 @@ export function composeFs(effective: SandboxMode, approval: ApprovalSetting) {
     },
   })
   const stockOf = (tool: string) => registered.get(tool) as EscalatingDefinition
-  const hardenedOf = (tool: string) => transform.transform(stockOf(tool)) ?? stockOf(tool)
+  const hardenedOf = (tool: string) => transform.transform(stockOf(tool), { source: 'tool-fs' }) ?? stockOf(tool)
   return { stockOf, hardenedOf, registered, run: services.run }
 }

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
+import { canonicalPath, effectHash } from './binding-effect.ts'
 import { type EscalatingDefinition, type EscalationFamily, modeOf } from './definition.ts'
 import { type PolicySource, type ShellExecView, standingPolicy } from './shell-family.ts'
 import { advertisesEscalation } from './transform.ts'
@@ -13,7 +14,7 @@ export function deniedFsError(error: unknown): boolean {
 /**
  * The family facts for DSH's `write` or `edit` definition. The effective mode is the one DSH's
  * `FsSandboxController.resolvePolicy` stamps (`sandboxPolicy.resolve({ session })`); the bound target is the file path
- * resolved against that policy's workspace root.
+ * resolved against that policy's workspace root and canonicalized (symlinks resolved), and the content is bound too.
  */
 export function fsFamily(
   definition: EscalatingDefinition,
@@ -39,8 +40,9 @@ export function fsFamily(
         typeof path !== 'string'
       )
         return undefined
-      const target = isAbsolute(path) ? resolve(path) : resolve(root, path)
-      return { session, tool, target, workdir: root, mode }
+      const target = canonicalPath(isAbsolute(path) ? resolve(path) : resolve(root, path))
+      // write: the content; edit: old_string, new_string, replace_all.
+      return { session, tool, target, workdir: root, mode, effect: effectHash(args, ['file_path']) }
     },
     deniedError: deniedFsError,
   }

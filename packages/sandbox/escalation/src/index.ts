@@ -1,3 +1,4 @@
+export { canonicalPath, effectHash } from './binding-effect.ts'
 export {
   ESCALATION_WRAPPED,
   type EscalatingDefinition,
@@ -62,6 +63,7 @@ export {
   type EscalationTransformOptions,
   escalationTransform,
   readEscalationConfig,
+  type ToolRegistration,
 } from './transform.ts'
 export {
   ESCALATION_TOKEN,

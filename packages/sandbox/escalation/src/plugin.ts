@@ -10,7 +10,11 @@ import {
 
 /** What the plugin uses of a cordis `Context` (structural, so this package needs neither cordis nor the overlay). */
 export interface EscalationPluginContext {
-  logger(name: string): { debug(message: string): void; info(message: string): void }
+  logger(name: string): {
+    debug(message: string): void
+    info(message: string): void
+    warn(message: string): void
+  }
   effect(execute: () => () => void, label?: string): unknown
 }
 
@@ -19,6 +23,8 @@ export interface EscalationPluginOptions<C extends EscalationPluginContext> {
   readonly name: string
   /** The DSH tools it changes, as the effect label names them (`bash`, `write/edit`). */
   readonly tools: string
+  /** The DSH plugin that registers those tools (`tool-bash`, `tool-pwsh`, `tool-fs`); look-alikes are left alone. */
+  readonly source: string
   /** Per DSH tool name, that tool's family, given the live sandbox-policy service. */
   readonly families: (
     policy: () => SandboxPolicyView,
@@ -53,6 +59,8 @@ export function escalationPlugin<C extends EscalationPluginContext>(
         (ctx as unknown as { get(key: string): unknown }).get('sandboxPolicy') as SandboxPolicyView
       const transform = escalationTransform({
         name,
+        source: options.source,
+        onSkipped: (message) => logger.warn(message),
         settings,
         families: options.families(policy),
         onDropped: (event) => {

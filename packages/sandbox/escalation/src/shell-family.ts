@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
+import { effectHash } from './binding-effect.ts'
 import {
   type EscalatingDefinition,
   type EscalationExec,
@@ -51,7 +52,15 @@ function shellBinding(
       : from !== undefined && !isAbsolute(workdir)
         ? resolve(from, workdir)
         : workdir
-  return { session, tool, target: args.command.trim(), workdir: dir ?? '', mode }
+  return {
+    session,
+    tool,
+    target: args.command.trim(),
+    workdir: dir ?? '',
+    mode,
+    // run_in_background, timeoutMs and anything else that changes what runs.
+    effect: effectHash(args, ['command', 'workdir']),
+  }
 }
 
 /** A foreground run the sandbox denied (`result.sandbox.denied`, not a runner failure), as DSH's render reads it. */

@@ -3,16 +3,21 @@ import type { SandboxMode } from './modes.ts'
 
 /**
  * What a denial token is bound to. Every field must match exactly for a retry to redeem it: the same session, the
- * same tool, the same normalized command (or canonical target path), the same working directory and the same
- * effective mode the denied call ran under.
+ * same tool, the same normalized command (or canonical target path), the same working directory, the same effective
+ * mode the denied call ran under, and the same values of every other argument that changes what runs or is written.
  */
 export interface DenialBinding {
   readonly session: string
   readonly tool: string
-  /** The normalized command (bash, pwsh) or the resolved target path (write, edit). */
+  /** The normalized command (bash, pwsh) or the canonical (realpath) target path (write, edit). */
   readonly target: string
   readonly workdir: string
   readonly mode: SandboxMode
+  /**
+   * A SHA-256 of every other argument that changes the effect (bash: `run_in_background`, `timeoutMs`, …; write: the
+   * content; edit: `old_string`, `new_string`, `replace_all`), so a token cannot carry a different effect.
+   */
+  readonly effect: string
 }
 
 export interface DenialTokenOptions {
@@ -46,22 +51,28 @@ export const DEFAULT_TOKEN_TTL_MS = 120_000
 const DEFAULT_MAX_TOKENS = 256
 const TOKEN_PREFIX = 'esc_'
 
-function sameBinding(a: DenialBinding, b: DenialBinding): boolean {
-  return (
-    a.session === b.session &&
-    a.tool === b.tool &&
-    a.target === b.target &&
-    a.workdir === b.workdir &&
-    a.mode === b.mode
-  )
+const BOUND_FIELDS = ['session', 'tool', 'target', 'workdir', 'mode', 'effect'] as const
+
+/** What a retry changed from the denied call, for the mismatch message. */
+const FIELD_TEXT: Record<(typeof BOUND_FIELDS)[number], string> = {
+  session: 'another session',
+  tool: 'another tool',
+  target: 'another command or path',
+  workdir: 'another workdir',
+  mode: 'another mode',
+  effect: 'other arguments (content, timeout, background, …)',
+}
+
+/** The first bound field where `b` differs from `a`, or undefined when the bindings are the same. */
+function differingField(a: DenialBinding, b: DenialBinding): (typeof BOUND_FIELDS)[number] | undefined {
+  return BOUND_FIELDS.find((field) => a[field] !== b[field])
 }
 
 const FAILURE_TEXT: Record<RedeemFailure, string> = {
   unknown: 'no sandbox denial issued this escalation token',
   used: 'this escalation token was already used; a token admits one retry',
   expired: 'this escalation token has expired',
-  mismatch:
-    'this escalation token belongs to a different call (another session, tool, command or path, workdir or mode)',
+  mismatch: 'this escalation token belongs to a different call; repeat the denied call unchanged',
 }
 
 /**
@@ -109,7 +120,13 @@ export class DenialTokenStore {
     if (entry.used) return this.failure('used')
     if (this.now() >= entry.expiresAt) return this.failure('expired')
     // A mismatch does not use the token up: an unrelated call must not be able to burn the real retry's token.
-    if (!sameBinding(entry.binding, binding)) return this.failure('mismatch')
+    const differs = differingField(entry.binding, binding)
+    if (differs !== undefined)
+      return {
+        ok: false,
+        reason: 'mismatch',
+        message: `${FAILURE_TEXT.mismatch}: this retry has ${FIELD_TEXT[differs]}`,
+      }
     return { ok: true }
   }
 

@@ -57,20 +57,39 @@ export function advertisesEscalation(definition: { readonly parameters?: unknown
 export interface EscalationTransformOptions {
   /** The plugin adding the transform (`dsh-harden-tool-bash`, ...). */
   readonly name: string
+  /**
+   * The DSH plugin whose tools these are, as cordis names it when it registers them (`tool-bash`, `tool-pwsh`,
+   * `tool-fs`: the `name` each `@deepseek-ai/dsh-tool-*` package exports). A tool with a family's name registered by
+   * any other plugin is a look-alike and is left alone.
+   */
+  readonly source: string
+  /** Told once per look-alike registration that was left alone, with the reason. */
+  readonly onSkipped?: ((message: string) => void) | undefined
   /** Per DSH tool name, the family facts for that tool's definition as DSH registered it. */
   readonly families: Readonly<Record<string, (definition: EscalatingDefinition) => EscalationFamily>>
   readonly settings: EscalationSettings
   readonly onDropped?: ((event: EscalationDropEvent) => void) | undefined
 }
 
+/** Who registers a tool: `@dsh-harden/overlay`'s `Registration` (the registering plugin's cordis name). */
+export interface ToolRegistration {
+  readonly source: string | undefined
+}
+
 /** The shape `@dsh-harden/overlay`'s `addDefinitionTransform` takes (structural, so this package needs no overlay). */
 export interface EscalationTransform {
   readonly name: string
   readonly tokens: DenialTokenStore | undefined
-  transform(definition: EscalatingDefinition): EscalatingDefinition | undefined
+  transform(
+    definition: EscalatingDefinition,
+    registration: ToolRegistration,
+  ): EscalatingDefinition | undefined
 }
 
-/** A definition transform that applies the escalation rules to the named DSH tools and leaves every other tool alone. */
+/**
+ * A definition transform that applies the escalation rules to DSH's own first-party tools, recognised by the plugin
+ * that registers them (not by their name alone), and leaves every other tool alone.
+ */
 export function escalationTransform(options: EscalationTransformOptions): EscalationTransform {
   const tokens = options.settings.denialBound
     ? new DenialTokenStore({ ttlMs: options.settings.tokenTtlMs })
@@ -78,9 +97,17 @@ export function escalationTransform(options: EscalationTransformOptions): Escala
   return {
     name: options.name,
     tokens,
-    transform(definition) {
+    transform(definition, registration) {
       const name = definition.name
       if (typeof name !== 'string' || !Object.hasOwn(options.families, name)) return undefined
+      if (registration.source !== options.source) {
+        const by =
+          registration.source === undefined ? 'outside any plugin' : `by plugin "${registration.source}"`
+        options.onSkipped?.(
+          `${options.name}: left the tool "${name}" registered ${by} alone; only DSH's own "${name}" (registered by "${options.source}") gets the escalation rules`,
+        )
+        return undefined
+      }
       const family = (options.families[name] as (d: EscalatingDefinition) => EscalationFamily)(definition)
       return withEscalationNormalization(definition, { family, tokens, onDropped: options.onDropped })
     },

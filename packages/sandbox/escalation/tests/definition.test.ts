@@ -30,6 +30,7 @@ function harness(options: { mode?: SandboxMode; tokens?: DenialTokenStore } = {}
       target: String(args.command).trim(),
       workdir: String(args.workdir ?? '/ws'),
       mode,
+      effect: String(args.timeoutMs ?? ''),
     }),
     deniedValue: (value) => (value as { denied?: boolean }).denied === true,
   }
@@ -195,6 +196,7 @@ describe('denial-bound escalation', () => {
       target: 'x',
       workdir: '/',
       mode: 'read-only',
+      effect: 'e',
     }
     const store = new DenialTokenStore()
     const { token } = store.issue(binding)

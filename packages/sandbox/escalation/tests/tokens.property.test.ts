@@ -9,6 +9,7 @@ const bindingArb: fc.Arbitrary<DenialBinding> = fc.record({
   target: fc.constantFrom('echo hi > f.txt', '/ws/g.txt', 'rm -rf /'),
   workdir: fc.constantFrom('/ws', '/ws/sub'),
   mode: modeArb,
+  effect: fc.constantFrom('e1', 'e2'),
 })
 
 function clock(start = 1_000) {
@@ -60,7 +61,14 @@ describe('DenialTokenStore', () => {
 
   it("a mismatched attempt does not burn the real retry's token", () => {
     const store = new DenialTokenStore()
-    const b: DenialBinding = { session: 's', tool: 'bash', target: 'x', workdir: '/w', mode: 'read-only' }
+    const b: DenialBinding = {
+      session: 's',
+      tool: 'bash',
+      target: 'x',
+      workdir: '/w',
+      mode: 'read-only',
+      effect: 'e',
+    }
     const { token } = store.issue(b)
     expect(store.redeem(token, { ...b, session: 'other' }).ok).toBe(false)
     expect(store.redeem(token, b).ok).toBe(true)
@@ -68,7 +76,14 @@ describe('DenialTokenStore', () => {
 
   it('issues distinct, unguessable tokens and forgets the oldest past its bound', () => {
     const store = new DenialTokenStore({ maxTokens: 2 })
-    const b: DenialBinding = { session: 's', tool: 'bash', target: 'x', workdir: '/w', mode: 'read-only' }
+    const b: DenialBinding = {
+      session: 's',
+      tool: 'bash',
+      target: 'x',
+      workdir: '/w',
+      mode: 'read-only',
+      effect: 'e',
+    }
     const tokens = [store.issue(b).token, store.issue(b).token, store.issue(b).token]
     expect(new Set(tokens).size).toBe(3)
     for (const token of tokens) expect(token).toMatch(/^esc_[A-Za-z0-9_-]{22}$/)

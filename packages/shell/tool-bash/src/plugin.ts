@@ -11,6 +11,7 @@ export type ToolBashEscalationConfig = EscalationConfig
 export const HardenToolBash = escalationPlugin<Context>({
   name: 'dsh-harden-tool-bash',
   tools: 'bash',
+  source: 'tool-bash',
   families: (policy) => ({
     bash: (definition) => shellFamily(definition, { tool: 'bash', policy, base: bashWorkdirBase }),
   }),

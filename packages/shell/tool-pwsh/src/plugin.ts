@@ -11,6 +11,7 @@ export type ToolPwshEscalationConfig = EscalationConfig
 export const HardenToolPwsh = escalationPlugin<Context>({
   name: 'dsh-harden-tool-pwsh',
   tools: 'pwsh',
+  source: 'tool-pwsh',
   families: (policy) => ({
     pwsh: (definition) => shellFamily(definition, { tool: 'pwsh', policy, base: pwshWorkdirBase }),
   }),

@@ -62,13 +62,15 @@ export function composeShell(
   }
   ;(dsh.apply as (ctx: unknown, config: unknown) => void)(ctx, { enableRunInBackground: false })
   const stock = registered as EscalatingDefinition
+  const source = `tool-${dsh.tool}`
   const hardened = escalationTransform({
     name: 'test',
+    source,
     settings: { denialBound: false, tokenTtlMs: undefined },
     families: {
       [dsh.tool]: (d) => shellFamily(d, { tool: dsh.tool, policy: () => services.policy, base: dsh.base }),
     },
-  }).transform(stock) as EscalatingDefinition
+  }).transform(stock, { source }) as EscalatingDefinition
   return {
     stock,
     hardened,
