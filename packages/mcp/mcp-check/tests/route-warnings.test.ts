@@ -59,7 +59,9 @@ describe('mcp check on the four reference servers: a route warning is a refusal'
           expect(change.reason).toMatch(/^\/\$schema .*metadata is not sent$/)
         // Codex fills declared optional fields (#1149): taken, not refused, and read back by the overlay.
         for (const misread of verdict.misread)
-          expect(misread.reason).toMatch(/^\/properties\/\S+ codex: an optional field that does not admit null$/)
+          expect(misread.reason).toMatch(
+            /^\/properties\/\S+ codex: an optional field that does not admit null$/,
+          )
         if (verdict.profile !== 'codex') expect(verdict.misread, verdict.profile).toEqual([])
       }
     }, 30_000)
