@@ -127,7 +127,7 @@ describe('lint names the file, line and column of a syntax error (exit 2)', { ti
     [
       'TypeScript that does not strip',
       'arrow.ts',
-      ':2:11: syntax error: An arrow function is not allowed here',
+      ':2:13: syntax error: An arrow function is not allowed here',
     ],
     ['CommonJS', 'broken.cjs', ":2:10: syntax error: Unexpected token ','"],
     ['an import of a missing export', 'binding.mjs', ':1:10: syntax error: The requested module'],

@@ -12,7 +12,7 @@ export interface CliResult {
 
 export interface RunOptions {
   /** The Node that runs the bin (default: this one). */
-  readonly node?: string
+  readonly node?: string | undefined
   readonly cwd?: string
   /** Added to this process's environment. */
   readonly env?: Readonly<Record<string, string>>
