@@ -35,15 +35,25 @@ describe('childEnv', () => {
       { DSH_HOME: '/run' },
       ['/app/bin'],
     )
-    expect(env).toEqual({ PATH: '/app/bin:/usr/bin', HOME: '/root', NODE_EXTRA_CA_CERTS: '/ca.pem', DSH_HOME: '/run' })
+    expect(env).toEqual({
+      PATH: '/app/bin:/usr/bin',
+      HOME: '/root',
+      NODE_EXTRA_CA_CERTS: '/ca.pem',
+      DSH_HOME: '/run',
+    })
   })
 
   it('never passes a DSH_/DEEPSEEK_ variable of the caller through (property)', () => {
     fc.assert(
-      fc.property(fc.constantFrom('DSH_', 'DEEPSEEK_', 'dsh_'), fc.string(), fc.string(), (prefix, rest, value) => {
-        const env = childEnv({ [`${prefix}${rest}`]: value })
-        return Object.keys(env).every((key) => key === 'PATH')
-      }),
+      fc.property(
+        fc.constantFrom('DSH_', 'DEEPSEEK_', 'dsh_'),
+        fc.string(),
+        fc.string(),
+        (prefix, rest, value) => {
+          const env = childEnv({ [`${prefix}${rest}`]: value })
+          return Object.keys(env).every((key) => key === 'PATH')
+        },
+      ),
     )
   })
 })
@@ -88,8 +98,11 @@ describe('profiles', () => {
       expect(readFileSync(join(dir, 'cordis.patch.yml'), 'utf8')).toBe(
         '- id: hmr\n  disabled: false\n- id: x\n  disabled: true\n',
       )
-      // Rewriting the user layer resets the bundle list to the headless template.
-      expect(profileBundles(home, 'p')).toEqual(['@deepseek-ai/dsh-base', '@deepseek-ai/dsh-headless'])
+      expect(profileBundles(home, 'p')).toEqual([
+        '@deepseek-ai/dsh-base',
+        '@deepseek-ai/dsh-headless',
+        '@dsh-harden/overlay',
+      ])
     } finally {
       home.close()
     }
@@ -108,7 +121,9 @@ describe('reading what the endpoint recorded', () => {
         { type: 'function', function: { name: 'ok', parameters: { type: 'object', properties: {} } } },
         { type: 'function', function: { name: 'bare', parameters: { q: { type: 'string' } } } },
       ],
-      messages: [{ role: 'tool', tool_call_id: 'call_0_0', content: [{ type: 'text', text: 'Error: nope' }] }],
+      messages: [
+        { role: 'tool', tool_call_id: 'call_0_0', content: [{ type: 'text', text: 'Error: nope' }] },
+      ],
     })
     expect(agent.kind).toBe('agent')
     expect(agent.rejections).toHaveLength(1)
@@ -149,9 +164,15 @@ describe('third-party plugin fixture', () => {
         apply(ctx: unknown): void
       }
       const registered: { name: string; parameters: unknown }[] = []
-      plugin.apply({ tools: { register: (tool: { name: string; parameters: unknown }) => registered.push(tool) } })
+      plugin.apply({
+        tools: { register: (tool: { name: string; parameters: unknown }) => registered.push(tool) },
+      })
       expect(plugin.name).toBe('acme-dsh-tools')
-      expect(registered.map((tool) => tool.name)).toEqual(['acme_lookup', 'acme_bare_table', 'acme_required_true'])
+      expect(registered.map((tool) => tool.name)).toEqual([
+        'acme_lookup',
+        'acme_bare_table',
+        'acme_required_true',
+      ])
       expect(pluginSource(2000)).toMatch(/^await new Promise\(\(resolve\) => setTimeout\(resolve, 2000\)\)/)
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -4,7 +4,7 @@ import {
   type DshHome,
   type HeadlessOptions,
   runHeadless,
-  writeProfile,
+  writeUserLayer,
 } from '@dsh-harden/testkit/dsh-app'
 import type { ScriptStep } from '../model-script.ts'
 import { type AppRequest, startAppEndpoint } from './app-endpoint.ts'
@@ -30,7 +30,7 @@ export interface TurnSpec {
 }
 
 export async function runTurn(app: DshApp, home: DshHome, spec: TurnSpec): Promise<Turn> {
-  writeProfile(home, spec.profile, { patch: spec.patch })
+  writeUserLayer(home, spec.profile, spec.patch)
   const endpoint = await startAppEndpoint(spec.script ?? [])
   try {
     const run = await runHeadless(app, home, {

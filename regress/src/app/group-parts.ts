@@ -58,7 +58,10 @@ export function appRows(app: DshApp, home: DshHome, stockProfile: string, harden
     hardenedProfile,
     ours: (...packages) => {
       const bundled = profileBundles(home, hardenedProfile)
-      return packages.filter((name) => !bundled.includes(name)).map((name) => OUR_ROWS[name]).join('')
+      return packages
+        .filter((name) => !bundled.includes(name))
+        .map((name) => OUR_ROWS[name])
+        .join('')
     },
     turn: (spec) => runTurn(app, home, spec),
   }

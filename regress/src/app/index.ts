@@ -1,5 +1,11 @@
-import { createDshHome, describeExit, ensureDshApp, pluginAdd, writeProfile } from '@dsh-harden/testkit/dsh-app'
 import { type PublishedRegistry, startPublishedRegistry } from '@dsh-harden/testkit/app-registry'
+import {
+  createDshHome,
+  describeExit,
+  ensureDshApp,
+  pluginAdd,
+  writeProfile,
+} from '@dsh-harden/testkit/dsh-app'
 import { scopeNpmrc } from '@dsh-harden/testkit/local-registry'
 import type { GroupContext } from '../group.ts'
 import type { Row } from '../row.ts'
@@ -17,14 +23,21 @@ import { cordisRows, escalationRows } from './tool-call-rows.ts'
 const STOCK = 'stock'
 const HARDENED = 'hardened'
 /** Added after the overlay (whose add is the install-route row), in one more `dsh plugin add`. */
-const OTHER_PACKAGES = ['@dsh-harden/tool-bash', '@dsh-harden/tool-fs', '@dsh-harden/mcp-client', '@dsh-harden/lazy-mcp']
+const OTHER_PACKAGES = [
+  '@dsh-harden/tool-bash',
+  '@dsh-harden/tool-fs',
+  '@dsh-harden/mcp-client',
+  '@dsh-harden/lazy-mcp',
+]
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
 export async function run(context: GroupContext): Promise<readonly Row[]> {
   const started = performance.now()
   const app = await ensureDshApp({ logFile: context.logPath })
-  context.note(`app install (@deepseek-ai/dsh@0.1.0-rc.8): ${seconds(app.installMs)}, from cache: ${app.fromCache ? 'yes' : 'no'} (${app.dir})`)
+  context.note(
+    `app install (@deepseek-ai/dsh@0.1.0-rc.8): ${seconds(app.installMs)}, from cache: ${app.fromCache ? 'yes' : 'no'} (${app.dir})`,
+  )
   const home = createDshHome({ logFile: context.logPath })
   let published: PublishedRegistry | undefined
   try {
@@ -37,7 +50,8 @@ export async function run(context: GroupContext): Promise<readonly Row[]> {
     writeProfile(home, HARDENED, { npmrc: scopeNpmrc(published.registry) })
     const overlayAdd = await pluginAdd(app, home, HARDENED, [OVERLAY_PACKAGE])
     const othersAdd = await pluginAdd(app, home, HARDENED, OTHER_PACKAGES)
-    if (othersAdd.exitCode !== 0) context.log(`dsh plugin add ${OTHER_PACKAGES.join(' ')}: ${describeExit(othersAdd)}`)
+    if (othersAdd.exitCode !== 0)
+      context.log(`dsh plugin add ${OTHER_PACKAGES.join(' ')}: ${describeExit(othersAdd)}`)
     const parts = appRows(app, home, STOCK, HARDENED)
     const rows: Row[] = [await installRow(parts, overlayAdd)]
     rows.push(...(await pluginRows(parts)))

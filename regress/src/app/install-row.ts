@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { type ChildRun, describeExit, profileDir, pluginAdd, writeProfile } from '@dsh-harden/testkit/dsh-app'
+import { type ChildRun, describeExit, pluginAdd, profileDir, writeProfile } from '@dsh-harden/testkit/dsh-app'
 import type { Observed, Row } from '../row.ts'
 import { describeTurn } from './app-session.ts'
 import { type AppRows, GROUP, insertLayer } from './group-parts.ts'
@@ -24,7 +24,9 @@ function reason(run: ChildRun): string {
 }
 
 function installed(parts: AppRows, profile: string): boolean {
-  return existsSync(join(profileDir(parts.home, profile), 'node_modules', '@dsh-harden', 'overlay', 'package.json'))
+  return existsSync(
+    join(profileDir(parts.home, profile), 'node_modules', '@dsh-harden', 'overlay', 'package.json'),
+  )
 }
 
 async function leg(parts: AppRows, profile: string, add: ChildRun): Promise<Observed> {
@@ -56,7 +58,8 @@ export async function installRow(parts: AppRows, hardenedAdd: ChildRun): Promise
     id: 'app-install-route',
     group: GROUP,
     kind: 'fix',
-    proves: '`dsh plugin --profile <p> add @dsh-harden/overlay` installs our package into a real profile and dsh boots with its row',
+    proves:
+      '`dsh plugin --profile <p> add @dsh-harden/overlay` installs our package into a real profile and dsh boots with its row',
     source: 'issue 9 (items 3, 5)',
     stock: await leg(parts, stockProfile, stockAdd),
     hardened: await leg(parts, parts.hardenedProfile, hardenedAdd),

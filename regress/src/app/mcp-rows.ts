@@ -70,14 +70,26 @@ export function startedServers(marker: string): string[] {
 
 /** A `dsh-mcp-client` row for one stdio server (config as DSH documents it: serverName, transport, command, args). */
 function mcpClientRow(server: Server): string {
-  const config = { serverName: server.name, transport: 'stdio', command: server.command, args: server.args, env: server.env }
+  const config = {
+    serverName: server.name,
+    transport: 'stdio',
+    command: server.command,
+    args: server.args,
+    env: server.env,
+  }
   return `    - id: mcp-${server.name}\n      name: '@deepseek-ai/dsh-mcp-client'\n      config: ${JSON.stringify(config)}\n`
 }
 
 function legOf(turn: Turn, callId: string, extra: string, works: boolean): Observed {
   const result = resultsSeen(turn.requests).get(callId)
   return {
-    outcome: works ? 'works' : turn.run.exitCode !== 0 ? 'dsh-fails' : rejectionsOf(turn).length > 0 ? 'every-turn-fails' : 'call-fails',
+    outcome: works
+      ? 'works'
+      : turn.run.exitCode !== 0
+        ? 'dsh-fails'
+        : rejectionsOf(turn).length > 0
+          ? 'every-turn-fails'
+          : 'call-fails',
     works,
     detail: `${describeTurn(turn)}; call result: ${result === undefined ? 'never seen' : resultOk(result) ? 'ok' : result}; ${extra}`,
   }
@@ -88,13 +100,17 @@ export async function emptySchemaRow(parts: AppRows): Promise<Row> {
   const run = async (label: string, profile: string, intake: string) => {
     const mcp = fixture(parts, label)
     const fs = mcp.server('fs', serverEntry('server-filesystem-2025'), parts.home.workspace)
-    const script = [{ toolCalls: [{ name: 'mcp__fs__list_directory', arguments: { path: parts.home.workspace } }] }]
+    const script = [
+      { toolCalls: [{ name: 'mcp__fs__list_directory', arguments: { path: parts.home.workspace } }] },
+    ]
     return parts.turn({ profile, patch: insertLayer(intake + mcpClientRow(fs)), script })
   }
   const leg = (turn: Turn): Observed => {
     const fsTools = toolsSent(turn).filter((name) => name.startsWith('mcp__fs__'))
     const works =
-      turn.run.exitCode === 0 && rejectionsOf(turn).length === 0 && resultOk(resultsSeen(turn.requests).get('call_0_0'))
+      turn.run.exitCode === 0 &&
+      rejectionsOf(turn).length === 0 &&
+      resultOk(resultsSeen(turn.requests).get('call_0_0'))
     return legOf(turn, 'call_0_0', `${fsTools.length} mcp__fs__ tools sent`, works)
   }
   const stock = await run('fs-stock', parts.stockProfile, '')
@@ -103,7 +119,8 @@ export async function emptySchemaRow(parts: AppRows): Promise<Row> {
     id: 'app-mcp-empty-input-schema',
     group: GROUP,
     kind: 'fix',
-    proves: 'server-filesystem@2025.8.21 (tools listed with `inputSchema: {}`) works in the real app through its own dsh-mcp-client row',
+    proves:
+      'server-filesystem@2025.8.21 (tools listed with `inputSchema: {}`) works in the real app through its own dsh-mcp-client row',
     source: 'seed 000; issue 9 (item 5)',
     stock: leg(stock),
     hardened: leg(hardened),
@@ -146,7 +163,11 @@ export async function gatewayRow(parts: AppRows): Promise<Row> {
   const hardenedTurn = await parts.turn({
     profile: parts.hardenedProfile,
     patch,
-    script: [{ toolCalls: [{ name: 'mcp_call', arguments: { server: 'memory', tool: 'read_graph', arguments: {} } }] }],
+    script: [
+      {
+        toolCalls: [{ name: 'mcp_call', arguments: { server: 'memory', tool: 'read_graph', arguments: {} } }],
+      },
+    ],
   })
   const leg = (turn: Turn, marker: string): Observed => {
     const started = startedServers(marker)
@@ -155,13 +176,19 @@ export async function gatewayRow(parts: AppRows): Promise<Row> {
       resultOk(resultsSeen(turn.requests).get('call_0_0')) &&
       started.length === 1 &&
       started[0] === 'memory'
-    return legOf(turn, 'call_0_0', `server processes started: ${started.length} (${started.join(', ') || 'none'})`, works)
+    return legOf(
+      turn,
+      'call_0_0',
+      `server processes started: ${started.length} (${started.join(', ') || 'none'})`,
+      works,
+    )
   }
   return {
     id: 'app-lazy-gateway-five-servers',
     group: GROUP,
     kind: 'fix',
-    proves: 'with five MCP servers in a real profile, one call starts only the server it needs, and the call works',
+    proves:
+      'with five MCP servers in a real profile, one call starts only the server it needs, and the call works',
     source: 'seed 004; issue 9 (item 5)',
     stock: leg(stockTurn, stockMcp.marker),
     hardened: leg(hardenedTurn, lazyMcp.marker),

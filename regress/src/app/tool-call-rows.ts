@@ -81,7 +81,8 @@ const PLAIN_WRITE: Probe = { label: 'plain write', call: write('e.txt', 'old'), 
 export const ESCALATION_ROWS: readonly CallRow[] = [
   {
     id: 'app-bash-1149',
-    proves: 'the real app’s `bash` over the real sandbox runs calls with materialized or null escalation fields',
+    proves:
+      'the real app’s `bash` over the real sandbox runs calls with materialized or null escalation fields',
     source: 'DSH #1149',
     probes: [
       { label: 'materialized', call: bash('echo hi > f.txt', MATERIALIZED), file: ['f.txt', 'hi\n'] },
@@ -91,7 +92,8 @@ export const ESCALATION_ROWS: readonly CallRow[] = [
   },
   {
     id: 'app-write-1149',
-    proves: 'the real app’s `write` over the real sandbox runs calls with materialized or null escalation fields',
+    proves:
+      'the real app’s `write` over the real sandbox runs calls with materialized or null escalation fields',
     source: 'DSH #1149',
     probes: [
       { label: 'materialized', call: write('g.txt', 'x', MATERIALIZED), file: ['g.txt', 'x'] },
@@ -101,7 +103,8 @@ export const ESCALATION_ROWS: readonly CallRow[] = [
   },
   {
     id: 'app-edit-1149',
-    proves: 'the real app’s `edit` over the real sandbox runs calls with materialized or null escalation fields',
+    proves:
+      'the real app’s `edit` over the real sandbox runs calls with materialized or null escalation fields',
     source: 'DSH #1149',
     // The plain write first: DSH's fs-observation-policy lets a session edit a file it created.
     probes: [
@@ -115,7 +118,8 @@ export const ESCALATION_ROWS: readonly CallRow[] = [
 /** Every call of a set of rows, in script order, each call once (rows may share a control). */
 function scriptOf(rows: readonly CallRow[]): Probe[] {
   const ordered: Probe[] = []
-  for (const row of rows) for (const probe of [...row.controls, ...row.probes]) if (!ordered.includes(probe)) ordered.push(probe)
+  for (const row of rows)
+    for (const probe of [...row.controls, ...row.probes]) if (!ordered.includes(probe)) ordered.push(probe)
   return ordered
 }
 
@@ -134,7 +138,14 @@ function outcomes(turn: Turn, probes: readonly Probe[], workspace: string): Map<
     const path = file === undefined ? undefined : join(workspace, file)
     const fileOk = path === undefined || (existsSync(path) && readFileSync(path, 'utf8') === content)
     const ok = resultOk(result) && fileOk
-    const text = result === undefined ? 'no result seen' : ok ? 'ok' : fileOk ? result : `${result} (file ${file} not as expected)`
+    const text =
+      result === undefined
+        ? 'no result seen'
+        : ok
+          ? 'ok'
+          : fileOk
+            ? result
+            : `${result} (file ${file} not as expected)`
     done.set(probe, { ok, text })
   })
   return done
@@ -197,6 +208,8 @@ export function cordisRows(parts: AppRows): Promise<Row[]> {
 }
 
 export function escalationRows(parts: AppRows): Promise<Row[]> {
-  const hardened = insertLayer(parts.ours('@dsh-harden/overlay', '@dsh-harden/tool-bash', '@dsh-harden/tool-fs'))
+  const hardened = insertLayer(
+    parts.ours('@dsh-harden/overlay', '@dsh-harden/tool-bash', '@dsh-harden/tool-fs'),
+  )
   return runRows(parts, ESCALATION_ROWS, '', hardened)
 }

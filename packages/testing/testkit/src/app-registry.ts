@@ -18,7 +18,8 @@ const execFileAsync = promisify(execFile)
 /**
  * The local registry the real-app rows install from, with its storage cached: publishing builds and packs every
  * publishable package (minutes on two cores), so a storage is kept under the cache root, keyed by a hash of every
- * file under `packages/` (tracked or not, minus git-ignored ones), and reused while those files are unchanged.
+ * file under `packages/` except `packages/testing/` (tracked or not, minus git-ignored ones), and reused while those
+ * files are unchanged.
  */
 export interface PublishedRegistry {
   readonly registry: LocalRegistry
@@ -39,12 +40,21 @@ export async function hashFiles(root: string, files: readonly string[]): Promise
   return hash.digest('hex').slice(0, 16)
 }
 
+/** Every file of the published packages: `packages/` minus `packages/testing/` (private fixtures, never published). */
 async function packagesHash(): Promise<string> {
-  const { stdout } = await execFileAsync('git', ['ls-files', '-co', '--exclude-standard', '-z', 'packages'], {
-    cwd: WORKSPACE_ROOT,
-    maxBuffer: 64 * 1024 * 1024,
-  })
-  const files = stdout.split('\0').filter((file) => file !== '').sort()
+  const pathspec = ['packages', ':(exclude)packages/testing']
+  const { stdout } = await execFileAsync(
+    'git',
+    ['ls-files', '-co', '--exclude-standard', '-z', '--', ...pathspec],
+    {
+      cwd: WORKSPACE_ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  )
+  const files = stdout
+    .split('\0')
+    .filter((file) => file !== '')
+    .sort()
   return hashFiles(WORKSPACE_ROOT, files)
 }
 

@@ -1,6 +1,14 @@
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 
@@ -144,7 +152,9 @@ export interface DshHome {
  * A fresh DSH home (and a workspace beside it) in a temp directory; `close()` removes both. Children's output is
  * appended to `logFile` (default: `app.log` in the temp directory, removed with it).
  */
-export function createDshHome(options: { readonly logFile?: string; readonly prefix?: string } = {}): DshHome {
+export function createDshHome(
+  options: { readonly logFile?: string; readonly prefix?: string } = {},
+): DshHome {
   const root = mkdtempSync(join(tmpdir(), options.prefix ?? 'dsh-harden-app-'))
   const dir = join(root, 'home')
   const workspace = join(root, 'workspace')
@@ -185,22 +195,25 @@ export function profileDir(home: DshHome, name: string): string {
 
 /**
  * Writes a profile the way `dsh plugin` would initialize it (dsh-app-boot `initProfile`: package.json with
- * `dsh.profile.bundles`, a pnpm-workspace.yaml with the hoisted linker), plus its user layer. Rewriting only the user
- * layer of an existing profile keeps what `dsh plugin add` installed there.
+ * `dsh.profile.bundles`, a pnpm-workspace.yaml with the hoisted linker), plus its user layer. An existing profile keeps
+ * its dependencies and bundle layers (what `dsh plugin add` installed) unless `spec` names them.
  */
 export function writeProfile(home: DshHome, name: string, spec: ProfileSpec = {}): string {
   const dir = profileDir(home, name)
   mkdirSync(dir, { recursive: true })
   const manifestPath = join(dir, 'package.json')
   const existing = existsSync(manifestPath)
-    ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>)
+    ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+        dependencies?: Record<string, string>
+        dsh?: { profile?: { bundles?: string[] } }
+      })
     : undefined
   const manifest = {
     name: `dsh-profile-${name}`,
     private: true,
     ...existing,
-    dependencies: { ...((existing?.dependencies as Record<string, string>) ?? {}), ...spec.dependencies },
-    dsh: { profile: { bundles: [...(spec.bundles ?? HEADLESS_BUNDLES)] } },
+    dependencies: { ...existing?.dependencies, ...spec.dependencies },
+    dsh: { profile: { bundles: [...(spec.bundles ?? existing?.dsh?.profile?.bundles ?? HEADLESS_BUNDLES)] } },
   }
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
   writeFileSync(
@@ -208,8 +221,13 @@ export function writeProfile(home: DshHome, name: string, spec: ProfileSpec = {}
     'packages:\n  - .\n\nnodeLinker: hoisted\nautoInstallPeers: false\n',
   )
   if (spec.npmrc !== undefined) writeFileSync(join(dir, '.npmrc'), spec.npmrc)
-  writeFileSync(join(dir, 'cordis.patch.yml'), profilePatch(spec.patch))
+  writeUserLayer(home, name, spec.patch)
   return dir
+}
+
+/** Replaces only the profile's user layer (`cordis.patch.yml`): the `hmr` row, then `rows`. */
+export function writeUserLayer(home: DshHome, name: string, rows?: string): void {
+  writeFileSync(join(profileDir(home, name), 'cordis.patch.yml'), profilePatch(rows))
 }
 
 /** The user layer: the `hmr` row, then `rows` (YAML list items). Pure. */
@@ -254,7 +272,8 @@ export function runBounded(
   options: BoundedOptions,
 ): Promise<ChildRun> {
   const started = performance.now()
-  if (options.logFile !== undefined) appendFileSync(options.logFile, `\n=== ${options.label}: ${command} ${args.join(' ')}\n`)
+  if (options.logFile !== undefined)
+    appendFileSync(options.logFile, `\n=== ${options.label}: ${command} ${args.join(' ')}\n`)
   return new Promise((resolve) => {
     const child = spawn(command, [...args], {
       cwd: options.cwd,
@@ -291,7 +310,10 @@ export function runBounded(
       killGroup()
       const ms = performance.now() - started
       if (options.logFile !== undefined) {
-        appendFileSync(options.logFile, `=== ${options.label}: exit ${exitCode} signal ${signal} after ${Math.round(ms)} ms\n`)
+        appendFileSync(
+          options.logFile,
+          `=== ${options.label}: exit ${exitCode} signal ${signal} after ${Math.round(ms)} ms\n`,
+        )
       }
       resolve({ exitCode, signal, timedOut, ms, stdout, stderr })
     }
@@ -319,7 +341,11 @@ export interface HeadlessOptions {
 /** A dummy key: the local endpoint ignores it, and DSH refuses to send a request without one. */
 const LOCAL_API_KEY = 'sk-dsh-harden-local'
 
-function appEnv(app: DshApp, home: DshHome, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+function appEnv(
+  app: DshApp,
+  home: DshHome,
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   return childEnv(process.env, { DSH_HOME: home.dir, ...extra }, [app.binDir])
 }
 
