@@ -6,14 +6,14 @@ const installed = import.meta.url.includes('/node_modules/')
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 19)) {
   // The same command again, on a Node 22 that needs no install: npm's `node` package for an installed copy, the
-  // workspace's own Node (through its root `dsh-harden` script) for a checkout.
+  // workspace's own Node (through its root `dsh-harden` script, which keeps paths relative to here) for a checkout.
   const args = process.argv.slice(2).map(quoted).join(' ')
   const again = installed
     ? `npx -p node@22 -p @dsh-harden/cli dsh-harden ${args}`
-    : `pnpm dsh-harden ${args}   (from the repository root, after \`npm test\` or \`npm run regress\` installed the workspace)`
+    : `pnpm -w dsh-harden ${args}   (anywhere in this checkout, once \`npm test\` or \`npm run regress\` has installed it)`
   process.stderr.write(
     `dsh-harden: needs Node.js >= 22.19, the version DeepSeek Harness requires; this is ${process.version}. ` +
-      `Install Node 22 (for example \`nvm install 22\`), or run it on a Node 22 fetched for this run:\n  ${again}\n`,
+      `Install Node 22 (for example \`nvm install 22\`), or run it on a Node 22 that needs no install:\n  ${again}\n`,
   )
   process.exit(2)
 }

@@ -93,7 +93,7 @@ describe('dsh-harden command line', { timeout: 30_000 }, () => {
       expect(stdout).toBe('')
       expect(stderr).toMatch(/needs Node\.js >= 22\.19/)
       expect(stderr).toMatch(
-        /^ {2}pnpm dsh-harden lint tests\/fixtures\/mixed\.mjs --json {3}\(from the repository root/m,
+        /^ {2}pnpm -w dsh-harden lint tests\/fixtures\/mixed\.mjs --json {3}\(anywhere in this checkout/m,
       )
     },
   )
