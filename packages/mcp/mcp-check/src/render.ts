@@ -89,25 +89,34 @@ function routeLines(profiles: readonly ProfileVerdict[]): string[] {
         `  ${profile.profile.padEnd(13)}  ${profile.verbatim.length}/${profile.tools}${toolNames(profile.verbatim)} -> ${profile.hardened.length}/${profile.tools}${toolNames(profile.hardened)}`,
       )
   }
-  const misread = profiles.filter((p) => p.misread.length > 0)
-  if (misread.length > 0) {
-    lines.push(
+  lines.push(
+    ...takenAsSent(
+      profiles,
+      'misread',
       'Taken but misread (the route takes these tools as sent; the arguments come back changed, dsh-harden decodes)',
-    )
-    for (const profile of misread)
-      lines.push(
-        `  ${profile.profile.padEnd(13)}  ${profile.misread.length}/${profile.tools}${toolNames(profile.misread)}: ${profile.misread[0]?.reason ?? ''}`,
-      )
-  }
-  const changed = profiles.filter((p) => p.wireOnly.length > 0)
-  if (changed.length > 0) {
-    lines.push(
+    ),
+    ...takenAsSent(
+      profiles,
+      'wireOnly',
       'Changes on the wire, not refusals (the route takes these tools as sent; dsh-harden sends them cleaner)',
-    )
-    for (const profile of changed)
-      lines.push(
-        `  ${profile.profile.padEnd(13)}  ${profile.wireOnly.length}/${profile.tools}${toolNames(profile.wireOnly)}: ${profile.wireOnly[0]?.reason ?? ''}`,
-      )
-  }
+    ),
+  )
   return lines
+}
+
+/** One group of tools a route takes as sent, with the first reason per route; nothing when no route has any. */
+function takenAsSent(
+  profiles: readonly ProfileVerdict[],
+  key: 'misread' | 'wireOnly',
+  heading: string,
+): string[] {
+  const listed = profiles.filter((p) => p[key].length > 0)
+  if (listed.length === 0) return []
+  return [
+    heading,
+    ...listed.map(
+      (p) =>
+        `  ${p.profile.padEnd(13)}  ${p[key].length}/${p.tools}${toolNames(p[key])}: ${p[key][0]?.reason ?? ''}`,
+    ),
+  ]
 }
