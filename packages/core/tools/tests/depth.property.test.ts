@@ -165,6 +165,30 @@ describe('decoding is one pass, linear in depth and width', () => {
 })
 
 describe('the whole contract at depth: root contract, projection, decoding, validation', () => {
+  it('parses a stringified object 5,000 levels down, where a fallback validator asks for an object', () => {
+    const depth = 5_000
+    const schema = {
+      type: 'object',
+      properties: { root: chainSchema(depth, 2, { type: 'object', properties: { a: { type: 'number' } } }) },
+    }
+    const bottomPointer = `/root${'/next'.repeat(depth)}`
+    // A stand-in for DSH's validateJsonSchemaValue: ajv cannot compile this chain, so the fallback decides.
+    const contract = compileToolContract(schema, TOOL, {
+      fallbackValidator: {
+        label: 'bottom must be an object',
+        validate: (_schema, args) => {
+          const leaf = bottom((args as { root: unknown }).root, depth)
+          return typeof leaf === 'object' && leaf !== null
+            ? []
+            : [{ pointer: bottomPointer, keyword: 'type', message: 'must be object' }]
+        },
+      },
+    })
+    expect(contract.validatorProblem?.fallback).toBe('bottom must be an object')
+    const parsed = contract.parseArguments({ root: chainValue(depth, 2, '{"a":1}') }, 'openai') as { root: unknown }
+    expectChain(parsed.root, depth, 2, { a: 1 })
+  })
+
   it('admits every depth from 1 to 5,000 and projects it for every profile without throwing', SLOW, () => {
     fc.assert(
       fc.property(depths, fc.integer({ min: 1, max: 3 }), (depth, width) => {

@@ -28,20 +28,30 @@ interface Writes {
 
 /**
  * A copy of `root` with every planned write applied; each container on a written path is copied once, the rest
- * shared. One pass for all writes, so many parsed slots in one wide object cost linear time, not a copy each.
+ * shared. One pass for all writes on an explicit stack, so many parsed slots in one wide object cost linear time, not
+ * a copy each, and a write thousands of levels down needs no call stack.
  */
 function applyWrites(root: unknown, writes: Writes): unknown {
   if (Object.hasOwn(writes, 'value')) return writes.value
-  const container = root as Record<string, unknown> | unknown[]
-  const copy: Record<string, unknown> | unknown[] = Array.isArray(container)
-    ? [...container]
-    : { ...container }
-  for (const [key, below] of writes.children) {
-    const next = applyWrites((container as Record<string, unknown>)[key], below)
-    if (Array.isArray(copy)) copy[Number(key)] = next
-    else defineOwn(copy, key, next)
+  const copyOf = (container: unknown): Record<string, unknown> | unknown[] =>
+    Array.isArray(container) ? [...container] : { ...(container as Record<string, unknown>) }
+  const result = copyOf(root)
+  const pending: [copy: Record<string, unknown> | unknown[], writes: Writes][] = [[result, writes]]
+  while (pending.length > 0) {
+    const [copy, at] = pending.pop()!
+    for (const [key, below] of at.children) {
+      const original = (copy as Record<string, unknown>)[key]
+      let next: unknown
+      if (Object.hasOwn(below, 'value')) next = below.value
+      else {
+        next = copyOf(original)
+        pending.push([next as Record<string, unknown> | unknown[], below])
+      }
+      if (Array.isArray(copy)) copy[Number(key)] = next
+      else defineOwn(copy, key, next)
+    }
   }
-  return copy
+  return result
 }
 
 function parseContainer(text: string): object | undefined {

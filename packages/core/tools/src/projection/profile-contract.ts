@@ -205,29 +205,43 @@ function constraintUnion(check: Check, node: JsonObject): boolean {
   )
 }
 
-function checkNode(check: Check, node: JsonValue, path: Path, constraint = false): void {
-  if (!isJsonObject(node)) {
-    if (!check.rules.booleanSchemas) fail(check, path, 'profile-shape', 'a boolean schema')
-    else if (node === true && check.rules.anyJson === 'json-text')
-      fail(check, path, 'profile-shape', 'a slot without a type (`true`)')
-    return
-  }
-  checkKeywords(check, node, path)
-  checkTypes(check, node, path, constraint)
-  checkPlacement(check, node, path)
-  checkValues(check, node, path)
-  checkObject(check, node, path)
-  checkArray(check, node, path)
-  const constraints = constraintUnion(check, node)
-  for (const [relative, schema] of slots(node)) {
-    const branch = relative[0] === 'anyOf' || relative[0] === 'oneOf'
-    checkNode(check, schema, [...path, ...relative], constraints && branch)
+interface PendingSlot {
+  readonly node: JsonValue
+  readonly path: Path
+  readonly constraint: boolean
+}
+
+/** Every slot once, on an explicit stack: a schema checked here may nest deeper than the call stack. */
+function checkNodes(check: Check, root: JsonObject): void {
+  const pending: PendingSlot[] = [{ node: root, path: [], constraint: false }]
+  while (pending.length > 0) {
+    const { node, path, constraint } = pending.pop()!
+    if (!isJsonObject(node)) {
+      if (!check.rules.booleanSchemas) fail(check, path, 'profile-shape', 'a boolean schema')
+      else if (node === true && check.rules.anyJson === 'json-text')
+        fail(check, path, 'profile-shape', 'a slot without a type (`true`)')
+      continue
+    }
+    checkKeywords(check, node, path)
+    checkTypes(check, node, path, constraint)
+    checkPlacement(check, node, path)
+    checkValues(check, node, path)
+    checkObject(check, node, path)
+    checkArray(check, node, path)
+    const constraints = constraintUnion(check, node)
+    const below = slots(node).map(([relative, schema]) => ({
+      node: schema,
+      path: [...path, ...relative],
+      constraint: constraints && (relative[0] === 'anyOf' || relative[0] === 'oneOf'),
+    }))
+    // Reversed, so violations come out in document order.
+    for (let i = below.length - 1; i >= 0; i--) pending.push(below[i]!)
   }
 }
 
 export function checkProfileContract(schema: JsonObject, profile: ProfileId): SchemaViolation[] {
   const check: Check = { rules: profileRules(profile), violations: [] }
   if (schema.type !== 'object') fail(check, [], 'profile-shape', 'the root must be type "object"')
-  checkNode(check, schema, [])
+  checkNodes(check, schema)
   return check.violations
 }
