@@ -1,5 +1,6 @@
 export {
   type IntakeEvent,
+  type IntakeInstallation,
   installTolerantIntake,
   installTolerantIntakeOn,
   type TolerantIntakeOptions,

@@ -24,6 +24,11 @@ export interface TolerantIntakeOptions {
   readonly onIntake?: ((event: IntakeEvent) => void) | undefined
   /** The SDK to patch; default: the copy `@deepseek-ai/dsh-mcp-client` resolves (see `loadMcpSdk`). */
   readonly sdk?: McpSdk | undefined
+  /**
+   * `true`: only clients whose first `tools/list` runs inside this installation's `run()` (one DSH mcp-client row)
+   * get these options. Default: any client first seen outside every scoped installation.
+   */
+  readonly scoped?: boolean | undefined
 }
 
 export interface IntakeEvent {
@@ -34,7 +39,8 @@ export interface IntakeEvent {
 }
 
 interface Scope {
-  readonly server: string
+  readonly server?: string | undefined
+  readonly installation?: Installation | undefined
 }
 
 const scope = new AsyncLocalStorage<Scope>()
@@ -45,7 +51,17 @@ const scope = new AsyncLocalStorage<Scope>()
  * the client's transport (command or URL).
  */
 export function withIntakeServer<T>(server: string, work: () => T): T {
-  return scope.run({ server }, work)
+  return scope.run({ ...scope.getStore(), server }, work)
+}
+
+/** What `installTolerantIntakeOn` returns: call it to uninstall; `run` scopes work to this installation. */
+export interface IntakeInstallation {
+  (): void
+  /**
+   * Runs `work` (one DSH mcp-client row's `apply`) so that the clients it creates get this installation's options
+   * for their whole life, whatever is installed later; `server` names them in diagnostics.
+   */
+  run<T>(server: string | undefined, work: () => T): T
 }
 
 type RequestMethod = (this: unknown, request: unknown, schema: unknown, options?: unknown) => Promise<unknown>
@@ -58,6 +74,10 @@ interface Patch {
   readonly original: RequestMethod
   readonly hadOwn: boolean
   readonly installations: Installation[]
+  /** Which installation each client belongs to, fixed at its first tolerant `tools/list`. */
+  readonly owners: WeakMap<object, Installation>
+  /** The server name each client was first listed under (a reconnect may run outside the row's scope). */
+  readonly names: WeakMap<object, string>
 }
 
 const patches = new WeakMap<object, Patch>()
@@ -93,9 +113,27 @@ function isToolsList(request: unknown): boolean {
   }
 }
 
+/**
+ * The installation a client belongs to: the scoped one it runs under, else the one it was bound to at first sight
+ * (while that is installed), else the newest unscoped one, which it is then bound to. So options belong to the client
+ * they were installed for; a later installation never changes an earlier client's.
+ */
+function ownerOf(client: unknown, patch: Patch): Installation | undefined {
+  const live = (installation: Installation | undefined) =>
+    installation !== undefined && patch.installations.includes(installation) ? installation : undefined
+  const key = typeof client === 'object' && client !== null ? client : undefined
+  const owner =
+    live(scope.getStore()?.installation) ??
+    live(key && patch.owners.get(key)) ??
+    patch.installations.findLast((installation) => installation.options.scoped !== true)
+  if (key !== undefined && owner !== undefined) patch.owners.set(key, owner)
+  return owner
+}
+
 function tolerantRequest(sdk: McpSdk, patch: Patch): RequestMethod {
   return async function request(this: unknown, req, schema, options) {
-    const installation = patch.installations.at(-1)
+    const installation =
+      schema === sdk.ListToolsResultSchema && isToolsList(req) ? ownerOf(this, patch) : undefined
     if (
       installation === undefined ||
       schema !== sdk.ListToolsResultSchema ||
@@ -107,7 +145,10 @@ function tolerantRequest(sdk: McpSdk, patch: Patch): RequestMethod {
     const raw = (await patch.original.call(this, req, sdk.ResultSchema, options)) as Record<string, unknown>
     // A page without a tools array has nothing to isolate: fail exactly as the SDK would.
     if (!Array.isArray(raw.tools)) return strict(sdk, raw)
-    const server = scope.getStore()?.server ?? describeTransport(this)
+    const key = this as object
+    const scoped = scope.getStore()?.server
+    if (scoped !== undefined) patch.names.set(key, scoped)
+    const server = scoped ?? patch.names.get(key) ?? describeTransport(this)
     const { policy, profile } = installation.options
     const result = intakeToolList(raw.tools, { server, policy, profile })
     installation.options.onIntake?.({ server, result, listed: raw.tools.length })
@@ -121,8 +162,14 @@ function strict(sdk: McpSdk, page: unknown): unknown {
   return parsed.data
 }
 
-/** Installs on a given SDK (synchronous); returns the uninstaller. Installations stack; the newest one's options apply. */
-export function installTolerantIntakeOn(sdk: McpSdk, options: TolerantIntakeOptions = {}): () => void {
+/**
+ * Installs on a given SDK (synchronous); returns the uninstaller, which also scopes work to this installation
+ * (`run`). Each client keeps the options of the installation it belongs to (see `ownerOf`).
+ */
+export function installTolerantIntakeOn(
+  sdk: McpSdk,
+  options: TolerantIntakeOptions = {},
+): IntakeInstallation {
   const prototype = sdk.Client.prototype as Record<string, unknown>
   let patch = patches.get(prototype)
   if (patch === undefined) {
@@ -130,6 +177,8 @@ export function installTolerantIntakeOn(sdk: McpSdk, options: TolerantIntakeOpti
       original: prototype.request as RequestMethod,
       hadOwn: Object.hasOwn(prototype, 'request'),
       installations: [],
+      owners: new WeakMap(),
+      names: new WeakMap(),
     }
     patches.set(prototype, patch)
     prototype.request = tolerantRequest(sdk, patch)
@@ -137,7 +186,7 @@ export function installTolerantIntakeOn(sdk: McpSdk, options: TolerantIntakeOpti
   const installation: Installation = { options }
   patch.installations.push(installation)
   const active = patch
-  return () => {
+  const uninstall = () => {
     const index = active.installations.indexOf(installation)
     if (index === -1) return
     active.installations.splice(index, 1)
@@ -146,9 +195,15 @@ export function installTolerantIntakeOn(sdk: McpSdk, options: TolerantIntakeOpti
     else delete prototype.request
     patches.delete(prototype)
   }
+  return Object.assign(uninstall, {
+    run: <T>(server: string | undefined, work: () => T): T =>
+      scope.run({ server: server ?? scope.getStore()?.server, installation }, work),
+  })
 }
 
 /** Finds the SDK copy DSH's mcp-client imports (unless `options.sdk` is given) and installs on it. */
-export async function installTolerantIntake(options: TolerantIntakeOptions = {}): Promise<() => void> {
+export async function installTolerantIntake(
+  options: TolerantIntakeOptions = {},
+): Promise<IntakeInstallation> {
   return installTolerantIntakeOn(options.sdk ?? (await loadMcpSdk()), options)
 }

@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { formatViolation, PROFILE_IDS, type ProfileId } from '@dsh-harden/tools'
-import { type IntakeEvent, installTolerantIntakeOn, withIntakeServer } from './install.ts'
+import { type IntakeEvent, type IntakeInstallation, installTolerantIntakeOn } from './install.ts'
 import { loadMcpSdk } from './sdk-instance.ts'
 import type { IntakePolicy } from './types.ts'
 
@@ -86,10 +86,12 @@ export const TolerantMcpClient = {
     const dsh = (await import('@deepseek-ai/dsh-mcp-client')) as unknown as DshMcpClientModule
     const resolved = dsh.Config(dshConfig) as { serverName: string }
     const sdk = await loadMcpSdk()
-    ctx.effect(
-      () => installTolerantIntakeOn(sdk, { ...settings, onIntake: reporter(ctx) }),
-      'dsh-harden: tolerant tools/list intake',
-    )
-    await withIntakeServer(resolved.serverName, () => dsh.apply(ctx, resolved))
+    // Scoped: this row's options go to the clients this row's `apply` creates, and to no other row's.
+    let installation: IntakeInstallation | undefined
+    ctx.effect(() => {
+      installation = installTolerantIntakeOn(sdk, { ...settings, scoped: true, onIntake: reporter(ctx) })
+      return installation
+    }, 'dsh-harden: tolerant tools/list intake')
+    await installation!.run(resolved.serverName, () => dsh.apply(ctx, resolved))
   },
 }
