@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { LazyMcpGateway, SILENT_LOGGER } from '@dsh-harden/lazy-mcp'
 import { profileVerdicts } from '@dsh-harden/mcp-check'
 import { intakeToolList } from '@dsh-harden/mcp-client'
@@ -23,9 +24,12 @@ import { typedTools } from '../src/types/mcp-source.ts'
  * Agreement: every entry point (the DSH intake, the repair proxy, the gateway, `sanitize`, `types`, `mcp check`, the
  * overlay's contract) gives each tool of a real server the same verdict and, per profile, the same wire schema as the
  * one contract compiler in `@dsh-harden/tools`. The servers are the real reference servers, `@playwright/mcp`,
- * `server-filesystem@2025.8.21` (13 tools with a root of only `$schema`), and the seed-000 fixture (FIXTURE: a
- * smart-home facade whose 7 zero-argument tools list `inputSchema: {}`).
+ * `server-filesystem@2025.8.21` (13 tools with a root of only `$schema`), the seed-000 fixture (FIXTURE: a
+ * smart-home facade whose 7 zero-argument tools list `inputSchema: {}`) and a fixture with one tool of every verdict
+ * (FIXTURE: `fixtures/mixed-verdicts-server.mjs`; the real servers list nothing the boundary isolates).
  */
+
+const MIXED_VERDICTS_SERVER = fileURLToPath(new URL('./fixtures/mixed-verdicts-server.mjs', import.meta.url))
 
 function extraServer(id: string, binPath: string, args: (workDir: string) => string[]): ServerDescriptor {
   return {
@@ -41,6 +45,7 @@ const SERVERS: readonly ServerDescriptor[] = [
   ...REFERENCE_SERVERS,
   extraServer('filesystem-2025', packageBin('server-filesystem-2025'), (workDir) => [workDir]),
   extraServer('seed000', SEED000_SERVER, () => []),
+  extraServer('mixed-verdicts', MIXED_VERDICTS_SERVER, () => []),
 ]
 
 interface Listed {
@@ -185,6 +190,33 @@ describe('one contract compiler: every entry point agrees on real servers', () =
     expect(gateway.tools).toHaveLength(14)
     for (const profile of PROFILE_IDS)
       expect(sanitizeTools(raw, { profile, repair: true }).tools, profile).toHaveLength(14)
+  })
+
+  it('mixed verdicts: isolated, repaired and output-dropped tools are the same for every entry point', () => {
+    const { raw, gateway } = entry('mixed-verdicts')
+    const verdicts = judgeMcpToolList(raw, { profile: 'openai-strict' })
+    expect(verdicts.map((v) => [v.name, v.status])).toEqual([
+      ['echo', 'accepted'],
+      ['empty', 'repaired'],
+      ['schema_only', 'repaired'],
+      ['required_null', 'repaired'],
+      ['boolean_property', 'repaired'],
+      ['root_union', 'isolated'],
+      ['root_type_list', 'isolated'],
+      ['twice', 'isolated'],
+      ['twice', 'isolated'],
+      ['bad_output', 'repaired'],
+      ['any_json', 'accepted'],
+    ])
+    expect(verdicts.find((v) => v.name === 'bad_output')?.problems).toEqual([
+      expect.objectContaining({ schema: 'outputSchema', effect: 'output-unchecked' }),
+    ])
+    expect(gateway.isolated).toBe(4)
+    const sanitized = sanitizeTools(raw, { profile: 'openai-strict', repair: true })
+    const anyJson = sanitized.report.find((v) => v.name === 'any_json')
+    expect(anyJson?.changes.filter((c) => c.needsDecoder !== undefined).map((c) => c.action)).toContain(
+      'encoded-json',
+    )
   })
 
   it('seed 000: the 7 `inputSchema: {}` tools are repaired everywhere, all 76 served', () => {
