@@ -126,6 +126,21 @@ describe('a validator ajv cannot compile is reported and never accepts everythin
     })
   }
 
+  it('a fallback that throws refuses the call with its reason instead of throwing at the caller', () => {
+    const contract = compileToolContract(CAUSES[0]!.schema, TOOL, {
+      fallbackValidator: {
+        label: 'a subset validator',
+        validate: () => {
+          throw new TypeError('unsupported keyword oneOf')
+        },
+      },
+    })
+    expect(() => contract.parseArguments(CAUSES[0]!.valid, 'deepseek')).toThrow(
+      /cannot be checked: a subset validator failed: unsupported keyword oneOf/,
+    )
+    expect(() => contract.parseArguments(CAUSES[0]!.valid, 'deepseek')).toThrow(ToolArgsError)
+  })
+
   it('a schema ajv compiles reports nothing and ignores the fallback', () => {
     const unused = fallback([{ pointer: '', keyword: 'x', message: 'never' }])
     const problems: ValidatorProblem[] = []

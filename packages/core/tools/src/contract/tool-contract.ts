@@ -62,6 +62,22 @@ interface CompiledValidator {
   readonly problem: ValidatorProblem | undefined
 }
 
+/** The fallback's verdict; a fallback that throws (a construct outside what it reads) refuses the call, naming why. */
+function runFallback(
+  fallback: FallbackValidator,
+  declared: JsonObject,
+  args: unknown,
+): readonly ArgumentViolation[] {
+  try {
+    return fallback.validate(declared, args)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    return [
+      { pointer: '', keyword: 'schema', message: `cannot be checked: ${fallback.label} failed: ${reason}` },
+    ]
+  }
+}
+
 /** ajv on the declared schema; when it cannot compile, the fallback, or a refusal for every call. */
 function buildValidator(
   declared: JsonObject,
@@ -79,7 +95,7 @@ function buildValidator(
     }
     const refusal = uncheckable(problem)
     return {
-      validate: fallback === undefined ? () => refusal : (args) => fallback.validate(declared, args),
+      validate: fallback === undefined ? () => refusal : (args) => runFallback(fallback, declared, args),
       problem,
     }
   }
