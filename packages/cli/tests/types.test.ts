@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '@dsh-harden/mcp-client/fixtures'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from './run-cli.ts'
@@ -179,6 +180,18 @@ describe('dsh-harden types: nothing to type', { timeout: 30_000 }, () => {
     const { code, stderr } = await runCli(['types', '--mcp', '--', '/nonexistent/mcp-server'])
     expect(code).toBe(2)
     expect(stderr).toMatch(/could not connect to MCP server `\/nonexistent\/mcp-server`/)
+  })
+
+  it('exits 2 naming why a URL cannot be reached, in plain words (no bare TypeError)', async () => {
+    const port = await freePort()
+    const { code, stderr } = await runCli(['types', '--mcp-url', `http://127.0.0.1:${port}/mcp`])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(
+      new RegExp(
+        `could not connect to http://127\\.0\\.0\\.1:${port}/mcp: connect ECONNREFUSED .*\\(ECONNREFUSED\\); check that the server is running`,
+      ),
+    )
+    expect(stderr).not.toMatch(/TypeError/)
   })
 
   it('exits 2 on bad usage: two sources, --mcp without a command, -- without --mcp', async () => {

@@ -42,7 +42,9 @@ export async function mcpTools(target: McpTarget, timeoutMs: number): Promise<To
     try {
       await client.connect(transport, { timeout: timeoutMs })
     } catch (error) {
-      throw new McpListError(`could not connect to ${label}: ${messageOf(error)}${stderrOf(stderrTail())}`)
+      throw new McpListError(
+        `could not connect to ${label}: ${connectProblem(error)}${stderrOf(stderrTail())}`,
+      )
     }
     const server = client.getServerVersion()?.name
     const shown = server === undefined ? label : `${server} (${label})`
@@ -155,6 +157,22 @@ export function typedTools(raw: readonly unknown[], notes: string[]): TypedTool[
           ]
     return [{ name, description, parameters: verdict.tool.inputSchema, violations: [], remarks }]
   })
+}
+
+/**
+ * Why a connection failed, in plain words: `fetch` reports a refused or unresolvable URL as `TypeError: fetch failed`
+ * with the reason in its `cause`, which is what the user needs (and a way to fix it).
+ */
+function connectProblem(error: unknown): string {
+  let cause: unknown = error
+  for (let depth = 0; depth < 4 && cause instanceof Error; depth++) {
+    const code = (cause as { code?: unknown }).code
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
+      return `${cause.message} (${code}); check that the server is running and the address is right`
+    cause = cause.cause
+  }
+  const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined
+  return reason === undefined ? messageOf(error) : `the request failed: ${reason}`
 }
 
 function stderrOf(tail: string): string {
