@@ -11,6 +11,7 @@ import {
 } from '../src/index.ts'
 import { jsonText } from '../src/json-value.ts'
 import { DEFAULT_PROJECTION_DEPTH } from '../src/projection/index.ts'
+import { expectLinear } from './linear-time.ts'
 
 /**
  * Depth as well as width, from 1 to 5,000 levels (DSH's own suite registers 5,000), with the leaf that needs a change
@@ -185,7 +186,9 @@ describe('the whole contract at depth: root contract, projection, decoding, vali
       },
     })
     expect(contract.validatorProblem?.fallback).toBe('bottom must be an object')
-    const parsed = contract.parseArguments({ root: chainValue(depth, 2, '{"a":1}') }, 'openai') as { root: unknown }
+    const parsed = contract.parseArguments({ root: chainValue(depth, 2, '{"a":1}') }, 'openai') as {
+      root: unknown
+    }
     expectChain(parsed.root, depth, 2, { a: 1 })
   })
 
@@ -249,31 +252,6 @@ describe('the whole contract at depth: root contract, projection, decoding, vali
   })
 })
 
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-}
-
-/** Median time of `run(n)` over several repetitions. */
-function timeOf(run: (n: number) => void, n: number): number {
-  const samples: number[] = []
-  for (let i = 0; i < 5; i++) {
-    const start = performance.now()
-    run(n)
-    samples.push(performance.now() - start)
-  }
-  return median(samples)
-}
-
-/** Doubling the depth at most roughly doubles the time; quadratic gives 4×. Loose bound, retried against GC noise. */
-function expectLinearInDepth(name: string, run: (n: number) => void, n: number): void {
-  run(n)
-  run(2 * n)
-  let ratio = Number.POSITIVE_INFINITY
-  for (let attempt = 0; attempt < 3 && ratio >= 3; attempt++)
-    ratio = timeOf(run, 2 * n) / Math.max(timeOf(run, n), 0.05)
-  expect(ratio, `${name}: time(2n)/time(n)`).toBeLessThan(3)
-}
-
 describe('time grows linearly with depth (doubling ratios)', () => {
   const oneOfChain = (depth: number): JsonObject => {
     let node: JsonObject = { type: 'string' }
@@ -282,12 +260,12 @@ describe('time grows linearly with depth (doubling ratios)', () => {
   }
 
   it('root contract (check and detach) on DSH-style oneOf chains, 2,500 → 5,000 levels', () => {
-    expectLinearInDepth('checkToolParameters', (n) => checkToolParameters(oneOfChain(n)), 2_500)
+    expectLinear('checkToolParameters', (n) => checkToolParameters(oneOfChain(n)), 2_500)
   })
 
   it('projection, 2,500 → 5,000 levels', () => {
     const schemas = new Map([2_500, 5_000].map((n) => [n, oneOfChain(n)]))
-    expectLinearInDepth('projectParameters', (n) => projectParameters(schemas.get(n)!, 'openai'), 2_500)
+    expectLinear('projectParameters', (n) => projectParameters(schemas.get(n)!, 'openai'), 2_500)
   })
 
   it('decoding plus ajv validation of arguments that need a change at the bottom, 100 → 200 levels', () => {
@@ -301,10 +279,6 @@ describe('time grows linearly with depth (doubling ratios)', () => {
       ]),
     )
     const args = new Map([100, 200].map((n) => [n, { root: chainValue(n, 2, '{"a":[1,2,3]}') }]))
-    expectLinearInDepth(
-      'parseArguments',
-      (n) => contracts.get(n)!.parseArguments(args.get(n), 'deepseek'),
-      100,
-    )
+    expectLinear('parseArguments', (n) => contracts.get(n)!.parseArguments(args.get(n), 'deepseek'), 100)
   })
 })
