@@ -209,6 +209,26 @@ describe('the whole contract at depth: root contract, projection, decoding, vali
     )
   })
 
+  it('projects a 5,000-level schema even when called with most of the call stack already used', () => {
+    let chain: JsonObject = { type: 'string' }
+    for (let i = 0; i < 5_000; i++) chain = { type: 'object', properties: { a: chain }, required: ['a'] }
+    const schema = { type: 'object', properties: { x: chain } }
+    /** Runs `work` under `frames` frames of recursion. */
+    const under = (frames: number, work: () => void): void => (frames === 0 ? work() : under(frames - 1, work))
+    let free = 0
+    try {
+      for (;;) under(++free * 1_000, () => {})
+    } catch {}
+    // Leave about a fifth of the stack: the default bound no longer fits, the retry with a shallower one does.
+    for (const profile of PROFILE_IDS) {
+      let wire: JsonObject | undefined
+      under(Math.floor(free * 800), () => {
+        wire = projectParameters(schema, profile).wire
+      })
+      expect(wire?.type, profile).toBe('object')
+    }
+  })
+
   it('reads JSON text back at the bottom of any depth, through the projection cut-off as well', SLOW, () => {
     fc.assert(
       fc.property(depths, (depth) => {

@@ -17,6 +17,7 @@ export interface ProjectionOptions {
 
 const DEFAULT_NODE_BUDGET = 10_000
 export const DEFAULT_PROJECTION_DEPTH = 256
+const MIN_PROJECTION_DEPTH = 16
 
 /**
  * The wire schema of a tool's declared parameters for one route, the decoder that reads arguments back, and what
@@ -28,12 +29,26 @@ export function projectParameters(
   profile: ProfileId,
   options: ProjectionOptions = {},
 ): Projection {
-  const walk = createWalk(
-    profileRules(profile),
-    declared,
-    options.nodeBudget ?? DEFAULT_NODE_BUDGET,
-    options.maxDepth ?? DEFAULT_PROJECTION_DEPTH,
-  )
+  let maxDepth = options.maxDepth ?? DEFAULT_PROJECTION_DEPTH
+  for (;;) {
+    try {
+      return projectWithin(declared, profile, options.nodeBudget ?? DEFAULT_NODE_BUDGET, maxDepth)
+    } catch (error) {
+      // Called from deep inside a host's own stack, the bound may still not fit: a shallower bound sends more as one
+      // any-JSON slot, which is still checked locally. Stops at a depth every real tool schema fits in.
+      if (!(error instanceof RangeError) || maxDepth <= MIN_PROJECTION_DEPTH) throw error
+      maxDepth = Math.max(MIN_PROJECTION_DEPTH, Math.floor(maxDepth / 4))
+    }
+  }
+}
+
+function projectWithin(
+  declared: JsonObject,
+  profile: ProfileId,
+  budget: number,
+  maxDepth: number,
+): Projection {
+  const walk = createWalk(profileRules(profile), declared, budget, maxDepth)
   const { wire, decoder } = projectSchema(walk, declared, '')
   if (sameJson(wire, declared) && decoder.kind === 'identity') return { wire: declared, decoder, changes: [] }
   return { wire: wire as JsonObject, decoder, changes: walk.changes }
