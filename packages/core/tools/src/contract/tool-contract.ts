@@ -1,7 +1,7 @@
 import { type EnforceOptions, enforceToolParameters } from '../enforce.ts'
 import type { ToolIdentity } from '../errors.ts'
 import type { JsonObject } from '../json-value.ts'
-import { projectParameters } from '../projection/index.ts'
+import { type ProjectionOptions, projectParameters } from '../projection/index.ts'
 import type { ProfileId, Projection } from '../projection/types.ts'
 import { decodeValue } from './decode.ts'
 import { parseStringifiedContainers } from './stringified.ts'
@@ -47,6 +47,8 @@ export interface ContractOptions extends EnforceOptions {
   readonly fallbackValidator?: FallbackValidator | undefined
   /** Called at register with the problem when ajv cannot compile the declared schema. */
   readonly onValidatorProblem?: ((problem: ValidatorProblem) => void) | undefined
+  /** Passed to every projection of this contract (`maxDepth`, `nodeBudget`). */
+  readonly projection?: ProjectionOptions | undefined
 }
 
 // Each pass parses the stringified containers the validator found; nesting one inside another takes another pass.
@@ -107,10 +109,12 @@ class CompiledToolContract implements ToolContract {
   readonly validatorProblem: ValidatorProblem | undefined
   private readonly projections = new Map<ProfileId, Projection>()
   private readonly validator: ArgumentValidator
+  private readonly projectionOptions: ProjectionOptions
 
   constructor(declared: JsonObject, identity: ToolIdentity, options: ContractOptions) {
     this.declared = declared
     this.identity = identity
+    this.projectionOptions = options.projection ?? {}
     const { validate, problem } = buildValidator(declared, identity, options)
     this.validator = validate
     this.validatorProblem = problem
@@ -120,7 +124,7 @@ class CompiledToolContract implements ToolContract {
   projection(profile: ProfileId): Projection {
     let projection = this.projections.get(profile)
     if (projection === undefined) {
-      projection = projectParameters(this.declared, profile)
+      projection = projectParameters(this.declared, profile, this.projectionOptions)
       this.projections.set(profile, projection)
     }
     return projection
