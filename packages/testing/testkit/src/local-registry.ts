@@ -96,15 +96,21 @@ function stopChild(child: ChildProcess): Promise<void> {
   })
 }
 
-/** Starts a real verdaccio on a free 127.0.0.1 port with a temp storage; no uplink for @dsh-harden/*. */
-export async function startLocalRegistry(options?: { readonly storage?: string }): Promise<LocalRegistry> {
+/**
+ * Starts a real verdaccio on a free 127.0.0.1 port with a temp storage; no uplink for @dsh-harden/*. `port` asks for a
+ * fixed port instead (a URL that stays the same across runs, for a hand-written `.npmrc`).
+ */
+export async function startLocalRegistry(options?: {
+  readonly storage?: string
+  readonly port?: number
+}): Promise<LocalRegistry> {
   const work = await mkdtemp(join(tmpdir(), 'dsh-harden-registry-'))
   const storage = options?.storage ?? join(work, 'storage')
   await mkdir(storage, { recursive: true })
   const configPath = join(work, 'config.yaml')
   await writeFile(configPath, verdaccioConfig(storage, join(work, 'htpasswd')))
 
-  const child = spawn(process.execPath, [SERVER_ENTRY, configPath], {
+  const child = spawn(process.execPath, [SERVER_ENTRY, configPath, String(options?.port ?? 0)], {
     cwd: work,
     env: serverEnv(work),
     stdio: ['pipe', 'pipe', 'pipe'],
