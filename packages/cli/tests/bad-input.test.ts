@@ -37,6 +37,21 @@ describe('bad input gets one line that says what, where and how to fix it', { ti
     )
   })
 
+  it('lint refuses a file that is not a module, naming the kinds it takes (exit 2)', async () => {
+    const { code, stderr } = await runCli(['lint', 'tests/fixtures/mcp-tools.json'])
+    expect(code).toBe(2)
+    expect(stderr).toBe(
+      "dsh-harden lint: tests/fixtures/mcp-tools.json is not a JavaScript or TypeScript module; pass the plugin's module (.js, .mjs, .cjs, .ts, .mts, .cts) or its package directory\n",
+    )
+  })
+
+  it('mcp repair refuses an upstream that is not an http(s) URL (exit 2)', async () => {
+    const { code, stderr } = await runCli(['mcp', 'repair', '--upstream', 'localhost:3001'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^dsh-harden mcp repair: --upstream "localhost:3001" is not an http\(s\) URL; /)
+    expect(stderr).toMatch(ONE_LINE)
+  })
+
   it('types names a missing plugin without an internal class name (exit 2)', async () => {
     const { code, stderr } = await runCli(['types', 'tests/fixtures/does-not-exist.mjs'])
     expect(code).toBe(2)

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { registerHooks } from 'node:module'
-import { join, relative, resolve } from 'node:path'
+import { extname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { messageOf } from './inject.ts'
 import { locateSyntaxError } from './syntax-position.ts'
@@ -26,6 +26,9 @@ export interface LoadedPlugin {
   readonly name: string | undefined
 }
 
+/** What Node can `import()` as code ('' is a file without an extension, read by Node's module-syntax detection). */
+const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', ''])
+
 /** Node's own ESM condition order for an `import()` (the `exports` conditions a package resolves through). */
 const CONDITIONS = new Set(['node', 'import', 'module-sync', 'default'])
 
@@ -34,6 +37,11 @@ export async function loadPlugin(target: string, cwd: string): Promise<LoadedPlu
   const info = await stat(path).catch(() => undefined)
   if (info === undefined) throw new PluginLoadError(`${target}: no such file or directory`)
   const file = info.isDirectory() ? await packageEntry(path, target) : path
+  if (!MODULE_EXTENSIONS.has(extname(file))) {
+    throw new PluginLoadError(
+      `${target} is not a JavaScript or TypeScript module; pass the plugin's module (${[...MODULE_EXTENSIONS].filter(Boolean).join(', ')}) or its package directory`,
+    )
+  }
   let namespace: Record<string, unknown>
   const resolved: string[] = []
   // Every file the import resolves, so a syntax error somewhere in the plugin's own imports can be found again.

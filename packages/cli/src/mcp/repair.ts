@@ -30,12 +30,20 @@ export const repairCommand: Command = {
   run: runRepair,
 }
 
+function checkUpstream(upstream: string): void {
+  const url = URL.parse(upstream)
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new UsageError(
+      `--upstream ${JSON.stringify(upstream)} is not an http(s) URL; pass the server's endpoint, e.g. http://127.0.0.1:3001/mcp`,
+    )
+}
+
 function parseListen(listen: string): { host: string; port: number } {
   const colon = listen.lastIndexOf(':')
   const host = colon === -1 ? '127.0.0.1' : listen.slice(0, colon).replace(/^\[|\]$/g, '')
   const port = Number(colon === -1 ? listen : listen.slice(colon + 1))
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--listen ${JSON.stringify(listen)}: expected <host:port> with a port 0-65535`)
+    throw new UsageError(`--listen ${JSON.stringify(listen)}: expected <host:port> with a port 0-65535`)
   return { host: host || '127.0.0.1', port }
 }
 
@@ -73,11 +81,10 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
     }
     let listen: { host: string; port: number }
     try {
-      new URL(values.upstream)
+      checkUpstream(values.upstream)
       listen = parseListen(values.listen ?? '127.0.0.1:0')
     } catch (error) {
-      io.stderr(`dsh-harden mcp repair: ${error instanceof Error ? error.message : String(error)}\n`)
-      return EXIT_UNUSABLE
+      return usageFailure(io, 'mcp repair', error)
     }
     const facade = await startHttpRepair({ upstream: values.upstream, ...listen, log, server: values.server })
     log(`serving ${values.upstream} at ${facade.url}`)
