@@ -1,24 +1,10 @@
-import { checkToolParameters, toPointer } from '@dsh-harden/tools'
+import { judgeMcpToolList, toPointer } from '@dsh-harden/tools'
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { Finding } from './findings.ts'
 import { isObject } from './wire/exchange.ts'
 
 /** A listed tool exactly as the server sent it. */
 export type RawTool = Readonly<Record<string, unknown>>
-
-/** Root-contract rules that a spec-valid schema can still break; each makes some model route refuse the tool. */
-const ROUTE_RISK_RULES = new Set([
-  'required-undeclared',
-  'required-duplicate',
-  'required-in-property',
-  'property-not-schema',
-  'pattern-invalid',
-  'ref-unresolved',
-  'ref-remote',
-  'enum-empty',
-  'too-deep',
-  'too-large',
-])
 
 interface ZodIssue {
   readonly path: readonly PropertyKey[]
@@ -45,8 +31,8 @@ function describeIssue(tool: RawTool, issue: ZodIssue): string {
 
 /**
  * The spec's Tool shape, judged by the SDK's own schema (`ToolSchema`, what the official client, Claude Code and
- * DSH's `dsh-mcp-client` validate every listed tool against; one failure rejects the whole list), then the root
- * contract for what the spec allows but model routes refuse.
+ * DSH's `dsh-mcp-client` validate every listed tool against; one failure rejects the whole list), then, for a tool the
+ * SDK takes, the MCP boundary of `@dsh-harden/tools` for what the spec allows but model routes refuse.
  */
 export function checkListedTool(tool: RawTool, index: number): Finding[] {
   const name = typeof tool.name === 'string' ? tool.name : `#${index}`
@@ -66,17 +52,37 @@ export function checkListedTool(tool: RawTool, index: number): Finding[] {
       })
     }
   }
-  if (isObject(tool.inputSchema) && tool.inputSchema.type === 'object') {
-    for (const violation of checkToolParameters(tool.inputSchema).violations) {
-      if (!ROUTE_RISK_RULES.has(violation.rule)) continue
-      findings.push({
-        check: 'input-schema',
-        severity: 'warning',
-        tool: name,
-        pointer: `/inputSchema${violation.pointer}`,
-        message: `${name}: ${violation.message} (${violation.rule}; fix: ${violation.hint})`,
-      })
-    }
-  }
+  if (parsed.success) findings.push(...contractWarnings(tool, name))
   return findings
+}
+
+/**
+ * What dsh-harden's MCP boundary (`judgeMcpToolList`, `contract` policy: the verdict the hardened intake, the gateway
+ * and `sanitize` serve) repairs or isolates in a tool the SDK accepts: the spec allows it, some model route refuses it.
+ */
+function contractWarnings(tool: RawTool, name: string): Finding[] {
+  const [verdict] = judgeMcpToolList([tool])
+  if (verdict === undefined) return []
+  const found = [
+    ...verdict.repairs.map((r) => ({
+      schema: r.schema,
+      violations: r.repaired,
+      effect: 'dsh-harden repairs it',
+    })),
+    ...verdict.problems.map((p) => ({
+      schema: p.schema,
+      violations: p.violations,
+      effect:
+        p.effect === 'isolated' ? 'dsh-harden leaves the tool out' : 'dsh-harden drops the output schema',
+    })),
+  ]
+  return found.flatMap(({ schema, violations, effect }) =>
+    violations.map((violation) => ({
+      check: schema === 'outputSchema' ? 'output-schema' : 'input-schema',
+      severity: 'warning' as const,
+      tool: name,
+      pointer: schema === 'tool' ? violation.pointer : `/${schema}${violation.pointer}`,
+      message: `${name}: ${violation.message} (${violation.rule}; ${effect}; fix: ${violation.hint})`,
+    })),
+  )
 }
