@@ -20,9 +20,10 @@ const WRITE_F = 'echo hi > f.txt && cat f.txt'
 const REASON = 'need to write f.txt in the workspace'
 const MATERIALIZED = { sandbox_permissions: 'workspace-write', justification: '' }
 const NULLS = { sandbox_permissions: null, justification: null }
+const LS = 'ls -a'
 const bash = (extra: Record<string, unknown> = {}, command = WRITE_F): EscalationCall => ({
   tool: 'bash',
-  arguments: { command, description: 'Write f.txt', ...extra },
+  arguments: { command, description: command === LS ? 'List files' : 'Write f.txt', ...extra },
 })
 const write = (extra: Record<string, unknown>): EscalationCall => ({
   tool: 'write',
@@ -104,7 +105,7 @@ export const ESCALATION_CASES: readonly EscalationCase[] = [
     kind: 'fix',
     source: 'DSH #1149 nullable route, bash',
     proves: 'bash with `null` escalation fields (what nullable routes send for "absent") runs without asking',
-    run: { mode: 'read-only', approval: 'ask', steps: [[bash(NULLS, 'ls -a')]] },
+    run: { mode: 'read-only', approval: 'ask', steps: [[bash(NULLS, LS)]] },
     works: ranQuietly,
   },
   {
@@ -128,7 +129,7 @@ export const ESCALATION_CASES: readonly EscalationCase[] = [
     kind: 'fix',
     source: 'DSH #1149 justification:"" alone',
     proves: 'bash with only `justification: ""` (no escalation asked) runs without asking',
-    run: { mode: 'read-only', approval: 'ask', steps: [[bash({ justification: '' }, 'ls -a')]] },
+    run: { mode: 'read-only', approval: 'ask', steps: [[bash({ justification: '' }, LS)]] },
     works: ranQuietly,
   },
   {

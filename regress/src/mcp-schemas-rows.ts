@@ -7,7 +7,7 @@ import type { Observed, Row } from './row.ts'
 
 /**
  * Seed 001 as a report row: the real tool lists of `@playwright/mcp` and the official reference servers under the
- * DeepSeek route's schema rules, as DSH sends them today (verbatim) and as the `deepseek` profile projects them. The
+ * DeepSeek route's schema rules, verbatim as the servers list them and as the `deepseek` profile projects them. The
  * judge is not our contract checker but the local DeepSeek endpoint's rules (`deepseek-endpoint.ts` `rejectionOf`:
  * object root, then meta-schema validation with ajv), the same judge the registration rows are sent to. Both legs
  * pass: the row is a `guard` that projection never makes a schema the endpoint refuses.
@@ -47,7 +47,7 @@ export function deepseekSchemaRow(
     proves:
       'every tool schema of the five reference MCP servers is accepted by the DeepSeek route’s rules, verbatim and after the deepseek projection',
     source: `seed 001: ${count(tools.length, 'tool')} from ${listed.length} of ${count(REFERENCE_SERVERS.length, 'MCP server')}`,
-    stock: leg(verbatim, 'verbatim, as DSH sends them'),
+    stock: leg(verbatim, 'verbatim, as the servers list them'),
     hardened: leg(projected, 'projected for deepseek'),
     checks: [
       {
