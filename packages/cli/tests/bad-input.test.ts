@@ -83,9 +83,28 @@ describe('bad input gets one line that says what, where and how to fix it', { ti
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr).toMatch(ONE_LINE)
+    expect(stderr).toMatch(/^dsh-harden mcp check: nothing answered: .*\/no\/such\/mcp-server/)
+  })
+
+  it('mcp check: a URL where nothing listens is one line that names the URL (exit 2)', async () => {
+    const url = 'http://127.0.0.1:9/mcp' // the discard port: nothing serves MCP there
+    const { code, stdout, stderr } = await runCli(['mcp', 'check', '--no-clients', '--url', url])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(ONE_LINE)
     expect(stderr).toMatch(
-      /^dsh-harden mcp check: nothing answered: .*\/no\/such\/mcp-server.*; check the command after `--`/,
+      /^dsh-harden mcp check: nothing answered: .*; check that an MCP server listens at http:\/\/127\.0\.0\.1:9\/mcp\n$/,
     )
+  })
+
+  it('lint and types refuse an empty plugin path instead of reading it as the working directory (exit 2)', async () => {
+    for (const command of ['lint', 'types']) {
+      const { code, stderr } = await runCli([command, ''])
+      expect(code).toBe(2)
+      expect(stderr).toBe(
+        `dsh-harden ${command}: the plugin path is empty; pass a plugin module file or package directory\n`,
+      )
+    }
   })
 
   it('mcp repair: a server that exits at once is reported with its exit code, which the proxy exits with', async () => {

@@ -33,6 +33,9 @@ const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts',
 const CONDITIONS = new Set(['node', 'import', 'module-sync', 'default'])
 
 export async function loadPlugin(target: string, cwd: string): Promise<LoadedPlugin> {
+  // resolve() reads '' as the working directory, which would lint whatever package that is.
+  if (target.trim() === '')
+    throw new PluginLoadError('the plugin path is empty; pass a plugin module file or package directory')
   const path = resolve(cwd, target)
   const info = await stat(path).catch(() => undefined)
   if (info === undefined) throw new PluginLoadError(`${target}: no such file or directory`)

@@ -66,15 +66,20 @@ async function runCheck(args: readonly string[], io: Io): Promise<number> {
   if (!report.reachable) {
     // Nothing answered, so a report of failed checks would blame the server for what is the command line's problem.
     const why = report.checks[0]?.findings[0]?.message ?? 'the server could not be reached'
-    const fix =
-      parsed.target.kind === 'http'
-        ? `check that an MCP server listens at ${parsed.target.url}`
-        : 'check the command after `--` (an executable on PATH, or a path to one) and its arguments'
-    io.stderr(`dsh-harden mcp check: nothing answered: ${why}; ${fix}\n`)
+    io.stderr(`dsh-harden mcp check: nothing answered: ${why}${unreachableFix(parsed.target, why)}\n`)
     return EXIT_UNUSABLE
   }
   if (!parsed.json) io.stdout(renderReport(report))
   return report.conformant ? 0 : 1
+}
+
+/**
+ * What to check when nothing listens at the URL. A stdio command's failure (not found, exited at once) already
+ * comes with its fix from @dsh-harden/mcp-check.
+ */
+function unreachableFix(target: CheckTarget, why: string): string {
+  if (target.kind !== 'http' || !/fetch failed|ECONNREFUSED|ENOTFOUND/i.test(why)) return ''
+  return `; check that an MCP server listens at ${target.url}`
 }
 
 function milliseconds(name: string, value: string | undefined): number | undefined {

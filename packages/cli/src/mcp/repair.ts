@@ -1,5 +1,5 @@
 import { startHttpRepair, startStdioRepair } from '@dsh-harden/mcp-repair'
-import { type Command, EXIT_UNUSABLE, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
+import { type Command, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
 
 const usage = `Usage: dsh-harden mcp repair [--server <name>] -- <command> [args…]
        dsh-harden mcp repair --upstream <url> [--listen <host:port>] [--server <name>]
