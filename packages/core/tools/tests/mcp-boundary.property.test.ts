@@ -118,7 +118,7 @@ describe('the MCP boundary (judgeMcpToolList)', () => {
     )
   })
 
-  it('under `spec`, a tool the MCP Tool shape accepts is served as it was listed', {
+  it('under `spec`, a tool the MCP Tool shape accepts is served as it was listed, and nothing else misses the shape', {
     timeout: 120_000,
   }, () => {
     fc.assert(
@@ -132,6 +132,7 @@ describe('the MCP boundary (judgeMcpToolList)', () => {
           if (fine && verdict.repairs.length === 0) expect(verdict.tool).toBe(original)
           if (meetsMcpSchemaShape(original.inputSchema))
             expect(verdict.tool?.inputSchema).toBe(original.inputSchema)
+          if (verdict.tool !== undefined) expect(meetsMcpSchemaShape(verdict.tool.inputSchema)).toBe(true)
         })
       }),
       { numRuns: 200 },

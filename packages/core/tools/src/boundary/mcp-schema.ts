@@ -47,9 +47,13 @@ export function judgeMcpSchema(
   const blocking =
     options.policy === 'spec' ? check.violations.filter((v) => isRepairable([v])) : check.violations
   if (blocking.length === 0) {
-    if (pre.repaired.length === 0) return { kind: 'ok', schema }
+    // Under `spec` nothing the root contract says is fixed here, so what still misses the MCP shape is refused.
     if (options.policy === 'spec' && !meetsMcpSchemaShape(pre.schema))
-      return { kind: 'rejected', violations: check.violations }
+      return {
+        kind: 'rejected',
+        violations: check.violations.length > 0 ? check.violations : [notMcpShape()],
+      }
+    if (pre.repaired.length === 0) return { kind: 'ok', schema }
     return { kind: 'repaired', schema: pre.schema as JsonObject, repaired: pre.repaired }
   }
   const repaired = check.snapshot === undefined ? undefined : repairParameters(check.snapshot, blocking)
@@ -76,19 +80,7 @@ export function judgeMcpOutputSchema(schema: unknown, options: McpSchemaOptions)
   if (schema === undefined) return { kind: 'ok', schema }
   const verdict = judgeMcpSchema(schema, 'outputSchema', options)
   if (verdict.kind === 'rejected') return { kind: 'dropped', violations: verdict.violations }
-  if (!meetsMcpSchemaShape(verdict.schema)) {
-    return {
-      kind: 'dropped',
-      violations: [
-        {
-          pointer: '',
-          rule: 'keyword-type',
-          message: 'the output schema is not an object-rooted schema the MCP Tool type accepts',
-          hint: 'list an object-rooted output schema, or none',
-        },
-      ],
-    }
-  }
+  if (!meetsMcpSchemaShape(verdict.schema)) return { kind: 'dropped', violations: [notMcpShape()] }
   const problem = compileProblem(verdict.schema as JsonObject)
   if (problem === undefined) return verdict
   return {
@@ -110,5 +102,15 @@ function compileProblem(schema: JsonObject): string | undefined {
     return undefined
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
+  }
+}
+
+function notMcpShape(): SchemaViolation {
+  return {
+    pointer: '',
+    rule: 'keyword-type',
+    message:
+      'not a schema the MCP Tool type accepts: it needs `type: "object"`, object property schemas and string `required` names',
+    hint: 'list an object-rooted schema',
   }
 }
