@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest'
 import { readAppRequest } from '../src/app/app-endpoint.ts'
 import { resultOk, resultsSeen } from '../src/app/app-session.ts'
 import { insertLayer, profileBundles } from '../src/app/group-parts.ts'
+import { failureReason } from '../src/app/install-row.ts'
 import { startedServers } from '../src/app/mcp-rows.ts'
 import { namingLine, pluginSource } from '../src/app/plugin-rows.ts'
 
@@ -216,5 +217,29 @@ describe('started-server marker and file hashes', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('install failure reason', () => {
+  const run = (stdout: string, stderr: string) => ({
+    exitCode: 1,
+    signal: null,
+    timedOut: false,
+    ms: 1,
+    stdout,
+    stderr,
+  })
+
+  it('quotes pnpm’s error-code line, wherever pnpm printed it', () => {
+    const stdout =
+      ' ERR_PNPM_FETCH_404  GET https://registry.npmjs.org/@dsh-harden%2Foverlay: Not Found - 404\n\nThis error happened while installing a direct dependency\n'
+    expect(failureReason(run(stdout, 'dsh: pnpm failed in profile directory /p\n'))).toBe(
+      'ERR_PNPM_FETCH_404  GET https://registry.npmjs.org/@dsh-harden%2Foverlay: Not Found - 404',
+    )
+  })
+
+  it('falls back to the last error line, then to the exit', () => {
+    expect(failureReason(run('', 'a\nsomething failed here\nb\n'))).toBe('something failed here')
+    expect(failureReason(run('', ''))).toBe('exit 1')
   })
 })

@@ -14,13 +14,14 @@ import { type AppRows, GROUP, insertLayer } from './group-parts.ts'
  */
 export const OVERLAY_PACKAGE = '@dsh-harden/overlay'
 
-/** The last line of a child's output that says why it failed (pnpm prints the 404 reason near the end). */
-function reason(run: ChildRun): string {
-  const lines = `${run.stderr}\n${run.stdout}`
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => /ERR_|404|error|failed/i.test(line))
-  return lines.at(-1) ?? describeExit(run)
+/** The line of a child's output that says why it failed: pnpm's own error code line first (it prints it on stdout). */
+export function failureReason(run: ChildRun): string {
+  const lines = `${run.stdout}\n${run.stderr}`.split('\n').map((line) => line.trim())
+  return (
+    lines.find((line) => /\bERR_[A-Z_]+/.test(line)) ??
+    lines.findLast((line) => /404|error|failed/i.test(line)) ??
+    describeExit(run)
+  )
 }
 
 function installed(parts: AppRows, profile: string): boolean {
@@ -34,7 +35,7 @@ async function leg(parts: AppRows, profile: string, add: ChildRun): Promise<Obse
     return {
       outcome: 'install-fails',
       works: false,
-      detail: `dsh plugin add ${OVERLAY_PACKAGE}: ${describeExit(add)}: ${reason(add)}`,
+      detail: `dsh plugin add ${OVERLAY_PACKAGE}: ${describeExit(add)}: ${failureReason(add)}`,
     }
   }
   const boot = await parts.turn({ profile, patch: insertLayer(parts.ours('@dsh-harden/overlay')) })

@@ -80,16 +80,10 @@ function mcpClientRow(server: Server): string {
   return `    - id: mcp-${server.name}\n      name: '@deepseek-ai/dsh-mcp-client'\n      config: ${JSON.stringify(config)}\n`
 }
 
-function legOf(turn: Turn, callId: string, extra: string, works: boolean): Observed {
+function legOf(turn: Turn, callId: string, extra: string, works: boolean, failure: string): Observed {
   const result = resultsSeen(turn.requests).get(callId)
   return {
-    outcome: works
-      ? 'works'
-      : turn.run.exitCode !== 0
-        ? 'dsh-fails'
-        : rejectionsOf(turn).length > 0
-          ? 'every-turn-fails'
-          : 'call-fails',
+    outcome: works ? 'works' : turn.run.exitCode !== 0 ? 'dsh-fails' : failure,
     works,
     detail: `${describeTurn(turn)}; call result: ${result === undefined ? 'never seen' : resultOk(result) ? 'ok' : result}; ${extra}`,
   }
@@ -111,7 +105,13 @@ export async function emptySchemaRow(parts: AppRows): Promise<Row> {
       turn.run.exitCode === 0 &&
       rejectionsOf(turn).length === 0 &&
       resultOk(resultsSeen(turn.requests).get('call_0_0'))
-    return legOf(turn, 'call_0_0', `${fsTools.length} mcp__fs__ tools sent`, works)
+    return legOf(
+      turn,
+      'call_0_0',
+      `${fsTools.length} mcp__fs__ tools sent`,
+      works,
+      fsTools.length === 0 ? 'no-tools' : 'call-fails',
+    )
   }
   const stock = await run('fs-stock', parts.stockProfile, '')
   const hardened = await run('fs-hardened', parts.hardenedProfile, parts.ours('@dsh-harden/mcp-client'))
@@ -176,12 +176,10 @@ export async function gatewayRow(parts: AppRows): Promise<Row> {
       resultOk(resultsSeen(turn.requests).get('call_0_0')) &&
       started.length === 1 &&
       started[0] === 'memory'
-    return legOf(
-      turn,
-      'call_0_0',
-      `server processes started: ${started.length} (${started.join(', ') || 'none'})`,
-      works,
-    )
+    const callOk = resultOk(resultsSeen(turn.requests).get('call_0_0'))
+    const failure = callOk && started.length > 1 ? 'every-server-starts' : 'call-fails'
+    const extra = `server processes started: ${started.length} (${started.join(', ') || 'none'})`
+    return legOf(turn, 'call_0_0', extra, works, failure)
   }
   return {
     id: 'app-lazy-gateway-five-servers',
