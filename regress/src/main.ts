@@ -15,6 +15,11 @@ const GROUPS: readonly Group[] = [
   group('mcp-check', '`dsh-harden mcp check` against real clients', () => import('./mcp-check-rows.ts')),
   group('gateway', 'seed 004: five MCP servers, lazy gateway', () => import('./gateway-rows.ts')),
   group(
+    'mcp-conformance',
+    'the official MCP conformance suite, direct and through mcp repair',
+    () => import('./conformance-rows.ts'),
+  ),
+  group(
     'app',
     'the real dsh 0.1.0-rc.8 app, headless: stock profile vs hardened',
     () => import('./app/index.ts'),

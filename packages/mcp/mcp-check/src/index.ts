@@ -24,4 +24,13 @@ export {
 export type { CallRecord } from './protocol.ts'
 export { renderReport } from './render.ts'
 export { type CheckTarget, describeTarget } from './target.ts'
+export {
+  CONFORMANCE_PACKAGE,
+  type ConformanceCheck,
+  type ConformanceRun,
+  type ConformanceSuite,
+  describeConformanceRun,
+  findConformanceSuite,
+  runConformanceSuite,
+} from './wire/conformance.ts'
 export { forEachLine } from './wire/lines.ts'
