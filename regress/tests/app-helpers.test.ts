@@ -175,6 +175,13 @@ describe('third-party plugin fixture', () => {
         'acme_required_true',
       ])
       expect(pluginSource(2000)).toMatch(/^await new Promise\(\(resolve\) => setTimeout\(resolve, 2000\)\)/)
+      const marker = join(dir, 'applied')
+      const file2 = join(dir, 'plugin2.mjs')
+      writeFileSync(file2, pluginSource(0, marker))
+      const marked = (await import(pathToFileURL(file2).href)) as { apply(ctx: unknown): void }
+      marked.apply({ tools: { register: () => undefined } })
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(readFileSync(marker, 'utf8')).toBe('applied')
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

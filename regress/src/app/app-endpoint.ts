@@ -74,8 +74,17 @@ function resolveCalls(step: ScriptStep, stepIndex: number): StreamedCall[] {
   }))
 }
 
+/**
+ * Runs before a script step is answered (the app is waiting on the response): what a row does to the running
+ * session at that point, e.g. edit the profile so DSH's hot reload adds a plugin mid-session.
+ */
+export type BeforeStep = (step: number) => Promise<void>
+
 /** Starts the endpoint on 127.0.0.1 (a free port); pass `baseURL` to the app as `DEEPSEEK_BASE_URL`. */
-export async function startAppEndpoint(script: readonly ScriptStep[] = []): Promise<AppEndpoint> {
+export async function startAppEndpoint(
+  script: readonly ScriptStep[] = [],
+  beforeStep?: BeforeStep,
+): Promise<AppEndpoint> {
   const requests: AppRequest[] = []
   let next = 0
 
@@ -97,6 +106,7 @@ export async function startAppEndpoint(script: readonly ScriptStep[] = []): Prom
     if (rejection !== undefined) return sendError(response, rejection)
     if (step === undefined) return streamMessage(response, APP_FINAL_TEXT)
     next++
+    await beforeStep?.(step)
     streamMessage(response, script[step]?.text, resolveCalls(script[step] as ScriptStep, step))
   }
 

@@ -7,7 +7,7 @@ import {
   writeUserLayer,
 } from '@dsh-harden/testkit/dsh-app'
 import type { ScriptStep } from '../model-script.ts'
-import { type AppRequest, startAppEndpoint } from './app-endpoint.ts'
+import { type AppRequest, type BeforeStep, startAppEndpoint } from './app-endpoint.ts'
 
 /**
  * One headless turn of the real app, observed: the profile's user layer is (re)written, a fresh endpoint answers with
@@ -27,11 +27,12 @@ export interface TurnSpec {
   readonly prompt?: string
   readonly patches?: HeadlessOptions['patches']
   readonly env?: HeadlessOptions['env']
+  readonly beforeStep?: BeforeStep
 }
 
 export async function runTurn(app: DshApp, home: DshHome, spec: TurnSpec): Promise<Turn> {
   writeUserLayer(home, spec.profile, spec.patch)
-  const endpoint = await startAppEndpoint(spec.script ?? [])
+  const endpoint = await startAppEndpoint(spec.script ?? [], spec.beforeStep)
   try {
     const run = await runHeadless(app, home, {
       profile: spec.profile,
@@ -67,9 +68,9 @@ export function rejectionsOf(turn: Turn): string[] {
   return [...new Set(turn.agentRequests.flatMap((request) => request.rejections))]
 }
 
-/** The names of the tools the first agent request advertised. */
+/** The names of the tools any agent request of the turn advertised (a session can gain tools mid-turn). */
 export function toolsSent(turn: Turn): string[] {
-  return turn.agentRequests[0]?.tools.map((tool) => tool.name) ?? []
+  return [...new Set(turn.agentRequests.flatMap((request) => request.tools.map((tool) => tool.name)))]
 }
 
 /** A turn as one line of evidence: exit, requests, rejections. Never carries stderr (that goes to the log). */

@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { writeUserLayer } from '@dsh-harden/testkit/dsh-app'
 import type { Check, Observed, Row } from '../row.ts'
 import { describeTurn, rejectionsOf, resultOk, resultsSeen, type Turn, toolsSent } from './app-session.ts'
 import { type AppRows, GROUP, insertLayer } from './group-parts.ts'
@@ -19,9 +20,16 @@ const PLUGIN_NAME = 'acme-dsh-tools'
 const VALID = 'acme_lookup'
 const BROKEN = ['acme_bare_table', 'acme_required_true'] as const
 
-/** The plugin module's source; `delayMs` > 0 adds a top-level await before the module finishes importing. */
-export function pluginSource(delayMs: number): string {
+/**
+ * The plugin module's source; `delayMs` > 0 adds a top-level await before the module finishes importing, and
+ * `appliedMarker` makes `apply` write that file once its tools are registered.
+ */
+export function pluginSource(delayMs: number, appliedMarker?: string): string {
   const wait = delayMs > 0 ? `await new Promise((resolve) => setTimeout(resolve, ${delayMs}))\n` : ''
+  const marker =
+    appliedMarker === undefined
+      ? ''
+      : `  import('node:fs').then((fs) => fs.writeFileSync(${JSON.stringify(appliedMarker)}, 'applied'))\n`
   return `${wait}export const name = ${JSON.stringify(PLUGIN_NAME)}
 export const inject = ['tools']
 const output = { schema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value) }] }
@@ -30,7 +38,7 @@ export function apply(ctx) {
   ctx.tools.register(tool(${JSON.stringify(VALID)}, { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }))
   ctx.tools.register(tool(${JSON.stringify(BROKEN[0])}, { q: { type: 'string' }, limit: { type: 'integer' } }))
   ctx.tools.register(tool(${JSON.stringify(BROKEN[1])}, { type: 'object', properties: { q: { type: 'string', required: true } } }))
-}
+${marker}}
 `
 }
 
@@ -38,12 +46,18 @@ function pluginRow(file: string): string {
   return `    - id: acme\n      name: ${JSON.stringify(file)}\n`
 }
 
+type Where = 'profile' | 'later-layer' | 'hot-added'
+
 interface Placement {
   readonly id: string
   readonly proves: string
   readonly delayMs: number
-  /** The row goes into a `--patch` overlay instead of the profile layer. */
-  readonly laterLayer: boolean
+  /**
+   * `profile`: a row in the profile's user layer. `later-layer`: a row in a `--patch` overlay. `hot-added`: the row is
+   * written into the user layer while the turn runs (DSH watches that file through its `hmr` row and applies the
+   * change to the live plugin tree); the model's first step waits until the plugin has applied.
+   */
+  readonly where: Where
 }
 
 const PLACEMENTS: readonly Placement[] = [
@@ -52,22 +66,40 @@ const PLACEMENTS: readonly Placement[] = [
     proves:
       'a fast-importing third-party plugin with a bare property table and `required: true` in the real dsh loader',
     delayMs: 0,
-    laterLayer: false,
+    where: 'profile',
   },
   {
     id: 'app-plugin-slow',
     proves:
       'the same plugin behind a 2 s top-level await (it registers after the overlay) in the real dsh loader',
     delayMs: 2000,
-    laterLayer: false,
+    where: 'profile',
   },
   {
     id: 'app-plugin-later-layer',
     proves: 'the same plugin in a later patch layer (`dsh --patch`) than the overlay row',
     delayMs: 0,
-    laterLayer: true,
+    where: 'later-layer',
+  },
+  {
+    id: 'app-plugin-hot-added',
+    proves: 'the same plugin added to the profile while a session runs (DSH hot-reloads the user layer)',
+    delayMs: 0,
+    where: 'hot-added',
   },
 ]
+
+/** Bound on waiting for a hot-added plugin to apply. */
+const HOT_ADD_TIMEOUT_MS = 20_000
+
+async function waitForFile(file: string, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs
+  while (performance.now() < deadline) {
+    if (existsSync(file)) return true
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return false
+}
 
 const SCRIPT = [{ toolCalls: [{ name: VALID, arguments: { q: 'weather' } }] }]
 
@@ -128,23 +160,35 @@ export async function pluginRows(parts: AppRows): Promise<Row[]> {
   const rows: Row[] = []
   for (const placement of PLACEMENTS) {
     const file = join(dir, `${placement.id}.mjs`)
-    writeFileSync(file, pluginSource(placement.delayMs))
+    const applied = join(dir, `${placement.id}.applied`)
+    writeFileSync(
+      file,
+      pluginSource(placement.delayMs, placement.where === 'hot-added' ? applied : undefined),
+    )
     const layerFile = join(dir, `${placement.id}.patch.yml`)
     writeFileSync(layerFile, insertLayer(pluginRow(file)))
-    const inProfile = placement.laterLayer ? '' : pluginRow(file)
-    const patches = placement.laterLayer ? [layerFile] : []
-    const stock = await parts.turn({
-      profile: parts.stockProfile,
-      patch: insertLayer(inProfile),
-      patches,
-      script: SCRIPT,
-    })
-    const hardened = await parts.turn({
-      profile: parts.hardenedProfile,
-      patch: insertLayer(parts.ours('@dsh-harden/overlay') + inProfile),
-      patches,
-      script: SCRIPT,
-    })
+    const leg = (profile: string, ours: string) => {
+      const withPlugin = insertLayer(ours + pluginRow(file))
+      rmSync(applied, { force: true })
+      switch (placement.where) {
+        case 'profile':
+          return parts.turn({ profile, patch: withPlugin, script: SCRIPT })
+        case 'later-layer':
+          return parts.turn({ profile, patch: insertLayer(ours), patches: [layerFile], script: SCRIPT })
+        case 'hot-added':
+          return parts.turn({
+            profile,
+            patch: insertLayer(ours),
+            script: SCRIPT,
+            beforeStep: async () => {
+              writeUserLayer(parts.home, profile, withPlugin)
+              await waitForFile(applied, HOT_ADD_TIMEOUT_MS)
+            },
+          })
+      }
+    }
+    const stock = await leg(parts.stockProfile, '')
+    const hardened = await leg(parts.hardenedProfile, parts.ours('@dsh-harden/overlay'))
     const observed = hardenedLeg(hardened)
     rows.push({
       id: placement.id,
