@@ -91,29 +91,57 @@ function failureText(error: unknown, timeoutMs: number): string {
   return `${why}\n${tail}`
 }
 
-/**
- * `pnpm pack` of one package into `destination`, exactly as `pnpm publish` would pack it: `workspace:` ranges become
- * versions and `publishConfig` fields replace the source ones. Its `prepack` builds `dist` first, unless `built` says
- * `buildPackages` just did. Returns the tarball path.
- */
-export async function packPackage(
+/** Every string leaf of an `exports` map, and `bin` targets: the files a user's import or command opens. */
+export function entryPoints(manifest: PackageManifest): string[] {
+  const leaves = (value: unknown): string[] => {
+    if (typeof value === 'string') return [value.replace(/^\.\//, '')]
+    if (value === null || typeof value !== 'object') return []
+    return Object.values(value).flatMap(leaves)
+  }
+  return [...leaves(manifest.publishConfig?.exports ?? manifest.exports), ...leaves(manifest.bin)]
+}
+
+async function pnpmPack(
   pkg: WorkspacePackage,
-  destination: string,
-  options: { readonly built?: boolean } = {},
-): Promise<string> {
-  const args = ['pack', '--pack-destination', destination, '--json']
-  if (options.built === true) args.push('--config.ignore-scripts=true')
+  args: readonly string[],
+): Promise<{ filename: string; files: string[] }> {
   try {
-    const { stdout } = await execFileAsync('pnpm', args, {
+    const { stdout } = await execFileAsync('pnpm', ['pack', ...args, '--json'], {
       cwd: pkg.dir,
       timeout: PACK_TIMEOUT_MS,
       maxBuffer: OUTPUT_LIMIT,
       killSignal: 'SIGKILL',
     })
     // The prepack's own output comes first; pnpm's JSON report starts on a line of its own.
-    const { filename } = JSON.parse(stdout.slice(stdout.search(/^\{$/m))) as { filename: string }
-    return resolve(destination, filename)
+    const report = JSON.parse(stdout.slice(stdout.search(/^\{$/m))) as {
+      filename: string
+      files: { path: string }[]
+    }
+    return { filename: report.filename, files: report.files.map((file) => file.path) }
   } catch (error) {
     throw new Error(`pnpm pack of ${pkg.name} (${pkg.dir}) failed: ${failureText(error, PACK_TIMEOUT_MS)}`)
   }
+}
+
+/**
+ * `pnpm pack` of one package into `destination`, exactly as `pnpm publish` would pack it: `workspace:` ranges become
+ * versions and `publishConfig` fields replace the source ones. Its `prepack` builds `dist` first, unless `built` says
+ * `buildPackages` just did; then a tarball that misses an entry point (another build of the same checkout was
+ * rewriting `dist` at that moment) is packed once more through `prepack`. Returns the tarball path.
+ */
+export async function packPackage(
+  pkg: WorkspacePackage,
+  destination: string,
+  options: { readonly built?: boolean } = {},
+): Promise<string> {
+  const manifest = await readManifest(pkg.dir)
+  const args = ['--pack-destination', destination]
+  let packed = await pnpmPack(pkg, options.built === true ? [...args, '--config.ignore-scripts=true'] : args)
+  const missing = () => entryPoints(manifest).filter((target) => !packed.files.includes(target))
+  if (options.built === true && missing().length > 0) packed = await pnpmPack(pkg, args)
+  if (missing().length > 0)
+    throw new Error(
+      `pnpm pack of ${pkg.name} left out ${missing().join(', ')}: its build does not produce them`,
+    )
+  return resolve(destination, packed.filename)
 }

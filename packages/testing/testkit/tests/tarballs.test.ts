@@ -12,6 +12,7 @@ import semver from 'semver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   buildPackages,
+  entryPoints,
   type PackageManifest,
   packPackage,
   publishablePackages,
@@ -54,13 +55,6 @@ async function readTarball(pkg: WorkspacePackage, file: string): Promise<Tarball
   return { pkg, entries, manifest: JSON.parse(manifest) as PackageManifest }
 }
 
-/** Every string leaf of an `exports` map. */
-function exportTargets(value: unknown): string[] {
-  if (typeof value === 'string') return [value]
-  if (value === null || typeof value !== 'object') return []
-  return Object.values(value).flatMap(exportTargets)
-}
-
 const relative = (target: string) => target.replace(/^\.\//, '')
 
 let scratch: string
@@ -89,7 +83,7 @@ describe('publishable tarballs', () => {
 
   it('export only files that are in the tarball, each import target with its declarations', () => {
     for (const { pkg, entries, manifest } of tarballs) {
-      const targets = exportTargets(manifest.exports).map(relative)
+      const targets = entryPoints({ ...manifest, bin: {} })
       expect(targets.length, `${pkg.name} exports nothing`).toBeGreaterThan(0)
       for (const target of targets) {
         expect(entries.has(target), `${pkg.name}: exports ${target}, which is not packed`).toBe(true)
