@@ -1,3 +1,4 @@
+import { showPointer } from '@dsh-harden/tools'
 import type { ToolVerdict } from './sanitize.ts'
 
 const LABEL = { unchanged: 'ok       ', changed: 'CHANGED  ', rejected: 'REJECTED ' } as const
@@ -10,12 +11,14 @@ export function formatReport(profile: string, shown: string, report: readonly To
     lines.push(`${LABEL[tool.status]}${tool.name}${suffix}`)
     for (const change of tool.changes) {
       const keyword = change.keyword === undefined ? '' : ` ${change.keyword}`
-      lines.push(`  ${change.schema} ${where(change.pointer)} [${change.action}${keyword}] ${change.detail}`)
+      lines.push(
+        `  ${change.schema} ${showPointer(change.pointer)} [${change.action}${keyword}] ${change.detail}`,
+      )
       if (change.needsDecoder !== undefined) lines.push(`    needs a decoder: ${change.needsDecoder}`)
     }
     for (const violation of tool.violations) {
       const schema = violation.schema === 'tool' ? '' : `${violation.schema} `
-      lines.push(`  ${schema}${where(violation.pointer)} [${violation.rule}] ${violation.message}`)
+      lines.push(`  ${schema}${showPointer(violation.pointer)} [${violation.rule}] ${violation.message}`)
       lines.push(`    fix: ${violation.hint}`)
     }
   }
@@ -35,8 +38,4 @@ export function formatReport(profile: string, shown: string, report: readonly To
     )
   }
   return `${lines.join('\n')}\n`
-}
-
-function where(pointer: string): string {
-  return pointer === '' ? '(root)' : pointer
 }

@@ -1,3 +1,4 @@
+import { showPointer } from '@dsh-harden/tools'
 import { compile, type Options } from 'json-schema-to-typescript'
 import type { ToolViolation } from '../lint/report.ts'
 import { pascalWords, TypeNames } from './names.ts'
@@ -83,8 +84,7 @@ async function typeTool(tool: TypedTool, names: TypeNames): Promise<TypedChunk> 
     const lines = [
       `dsh-harden: typed \`unknown\` because \`parameters\` fail the root contract (${rules}):`,
       ...tool.violations.map(
-        (violation) =>
-          `- ${violation.pointer === '' ? '(root)' : violation.pointer} [${violation.rule}] ${violation.message}`,
+        (violation) => `- ${showPointer(violation.pointer)} [${violation.rule}] ${violation.message}`,
       ),
     ]
     return unknownChunk(tool, names, lines, `parameters fail the root contract (${rules})`)

@@ -32,7 +32,7 @@ export {
   type RootContractMode,
 } from './enforce.ts'
 export { describeTool, JsonSchemaError, type ToolIdentity } from './errors.ts'
-export { parsePointer, toPointer } from './json-pointer.ts'
+export { parsePointer, showPointer, toPointer } from './json-pointer.ts'
 export type { JsonObject, JsonPrimitive, JsonValue } from './json-value.ts'
 export { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
 export { type ProjectionOptions, projectParameters } from './projection/index.ts'

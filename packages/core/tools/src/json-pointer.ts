@@ -14,6 +14,11 @@ function unescapeSegment(segment: string): string {
   return segment.replaceAll('~1', '/').replaceAll('~0', '~')
 }
 
+/** A pointer as people read it in a report: `(root)` for the empty pointer. */
+export function showPointer(pointer: string): string {
+  return pointer === '' ? '(root)' : pointer
+}
+
 /** Splits `#/a/b` or `/a/b` into segments; `undefined` when the text is not a pointer. */
 export function parsePointer(text: string): string[] | undefined {
   const body = text.startsWith('#') ? text.slice(1) : text

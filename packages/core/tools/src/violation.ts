@@ -1,3 +1,5 @@
+import { showPointer } from './json-pointer.ts'
+
 /**
  * One thing wrong with a schema: what (rule, message), where (JSON pointer into the checked value) and how to fix it
  * (hint). Rules are stable identifiers that tools and tests can match on; messages and hints are for people.
@@ -47,6 +49,6 @@ export type SchemaRule =
 
 /** The one-line form used in `violations[]` and in error messages. */
 export function formatViolation(violation: SchemaViolation): string {
-  const where = violation.pointer === '' ? '(root)' : violation.pointer
+  const where = showPointer(violation.pointer)
   return `${where}: ${violation.message} (fix: ${violation.hint})`
 }

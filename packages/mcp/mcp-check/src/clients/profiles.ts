@@ -1,4 +1,11 @@
-import { type JsonObject, judgeMcpToolList, judgeRoute, PROFILE_IDS, type ProfileId } from '@dsh-harden/tools'
+import {
+  type JsonObject,
+  judgeMcpToolList,
+  judgeRoute,
+  PROFILE_IDS,
+  type ProfileId,
+  showPointer,
+} from '@dsh-harden/tools'
 import type { RawTool } from '../tool-schemas.ts'
 import { isObject } from '../wire/exchange.ts'
 
@@ -27,7 +34,7 @@ export interface ProfileVerdict {
 
 function first(violations: readonly { pointer: string; message: string }[]): string {
   const violation = violations[0]
-  return violation === undefined ? '' : `${violation.pointer || '(root)'} ${violation.message}`
+  return violation === undefined ? '' : `${showPointer(violation.pointer)} ${violation.message}`
 }
 
 function nameOf(tool: RawTool, index: number): string {
