@@ -11,6 +11,7 @@ import { normalizeComparisons } from './normalize.bench.ts'
 import { registerComparisons } from './register.bench.ts'
 import { repairProxy } from './repair-proxy.bench.ts'
 import { formatTables } from './report.ts'
+import { streamReaderComparisons } from './stream-readers.bench.ts'
 import { validateComparisons } from './validate.bench.ts'
 
 /** Every benchmark module, by the name `--only=` selects it with. */
@@ -20,6 +21,7 @@ const BENCHES: Readonly<Record<string, () => Comparison[] | Promise<Comparison[]
   compile: compileComparisons,
   normalize: normalizeComparisons,
   decode: decodeComparisons,
+  'stream-readers': streamReaderComparisons,
 }
 
 /** Benchmarks that time async work themselves (`async-compare.ts`) and may report sizes; `--only=` selects them too. */
