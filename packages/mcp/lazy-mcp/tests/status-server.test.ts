@@ -1,6 +1,6 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises'
-import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
+import { rawRequest } from '@dsh-harden/mcp-repair/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   type GatewayStatusSnapshot,
@@ -63,29 +63,13 @@ const state = (url: string, init: RequestInit = {}) =>
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
   state(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } })
 
-/** A raw HTTP request with exactly these headers (fetch would not let a test forge `Host`). */
-function raw(
+/** A raw HTTP request with exactly these headers; GET unless told otherwise. */
+const raw = (
   url: string,
   path: string,
   options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((done, fail) => {
-    const request = httpRequest(
-      new URL(path, url),
-      { method: options.method ?? 'GET', headers: options.headers, setHost: false },
-      (response) => {
-        let body = ''
-        response.setEncoding('utf8')
-        response.on('data', (chunk: string) => {
-          body += chunk
-        })
-        response.on('end', () => done({ status: response.statusCode ?? 0, headers: response.headers, body }))
-      },
-    )
-    request.on('error', fail)
-    request.end(options.body)
-  })
-}
+) => rawRequest(url, { method: 'GET', path, ...options })
+
 const exists = (path: string) =>
   stat(path).then(
     () => true,

@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
+import { rawRequest } from '../fixtures/index.ts'
 import { startHttpRepair } from '../src/index.ts'
-import { answer, rawRequest, type Script, startRawUpstream } from './raw-http-upstream.ts'
+import { answer, type Script, startRawUpstream } from './raw-http-upstream.ts'
 
 const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {

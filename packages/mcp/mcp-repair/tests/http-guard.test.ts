@@ -1,7 +1,8 @@
 import { startEverythingHttp } from '@dsh-harden/mcp-client/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
+import { rawRequest } from '../fixtures/index.ts'
 import { startHttpRepair } from '../src/index.ts'
-import { answer, rawRequest, startRawUpstream } from './raw-http-upstream.ts'
+import { answer, startRawUpstream } from './raw-http-upstream.ts'
 
 const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {

@@ -1,9 +1,4 @@
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingHttpHeaders,
-  type ServerResponse,
-} from 'node:http'
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /**
@@ -69,44 +64,3 @@ export async function startRawUpstream(script: Script): Promise<RawUpstream> {
 
 /** The JSON-RPC response text of a result. */
 export const answer = (id: unknown, result: unknown): string => JSON.stringify({ jsonrpc: '2.0', id, result })
-
-export interface RawResponse {
-  readonly status: number
-  readonly headers: IncomingHttpHeaders
-  readonly body: string
-}
-
-/** One HTTP request with exactly these headers (`fetch` would not let a test forge `Host`). */
-export function rawRequest(
-  url: string,
-  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<RawResponse> {
-  const target = new URL(url)
-  return new Promise((done, fail) => {
-    const req = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: options.path ?? target.pathname,
-        method: options.method ?? 'POST',
-        headers: {
-          host: target.host,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...options.headers,
-        },
-        setHost: false,
-      },
-      (res) => {
-        let body = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk: string) => {
-          body += chunk
-        })
-        res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body }))
-      },
-    )
-    req.on('error', fail)
-    req.end(options.body)
-  })
-}
