@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { closestName, isPlainObject, LazyMcpConfigError, TOP_KEYS } from './config.ts'
 import { createGateway } from './create.ts'
 import type { GatewayLogger, LazyMcpGateway } from './gateway.ts'
 import { GATEWAY_TOOLS } from './gateway-tools.ts'
 import { type StatusServer, startStatusServer } from './status-server.ts'
+import { BoundedStdioServerTransport } from './stdio-server-transport.ts'
 
 /**
  * Reads a `--config` file: the native configuration, or a standard `mcpServers` file (Claude Code, Cursor,
@@ -112,9 +112,9 @@ export async function serveGatewayOverStdio(options: StdioGatewayOptions): Promi
     })
     options.logger?.info(`lazy-mcp: status panel at ${status.panelUrl}`)
   }
-  const transport = new StdioServerTransport(
-    (options.input ?? process.stdin) as never,
-    (options.output ?? process.stdout) as never,
+  const transport = new BoundedStdioServerTransport(
+    options.input ?? process.stdin,
+    options.output ?? process.stdout,
   )
   let shutdown: Promise<void> | undefined
   const close = (): Promise<void> => {
