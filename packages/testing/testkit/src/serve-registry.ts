@@ -1,15 +1,18 @@
 /**
  * `pnpm local-registry` (root script): the install route that works from a clone before we publish. Starts the local
  * verdaccio of ./local-registry.ts, publishes this checkout's packages to it, prints the `.npmrc` line, then either
- * runs one command with our scope routed to it and stops (`pnpm local-registry -- dsh plugin --profile p add
+ * runs one command with our scope routed to it (a temp userconfig) and stops (`pnpm local-registry -- dsh plugin --profile p add
  * @dsh-harden/overlay`), or keeps serving until Ctrl-C.
  */
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { homedir, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import {
   type LocalRegistry,
   publishWorkspacePackages,
-  REGISTRY_SCOPE,
   scopeNpmrc,
   startLocalRegistry,
 } from './local-registry.ts'
@@ -22,11 +25,10 @@ function fail(message: string): never {
 }
 
 function readArgs(argv: readonly string[]) {
-  // pnpm passes a leading `--` through; everything after the next `--` is the command to run.
-  const given = argv[0] === '--' ? argv.slice(1) : [...argv]
-  const split = given.indexOf('--')
-  const own = split === -1 ? given : given.slice(0, split)
-  const command = split === -1 ? [] : given.slice(split + 1)
+  // Everything after the first `--` is the command to run (pnpm passes that `--` through).
+  const split = argv.indexOf('--')
+  const own = split === -1 ? [...argv] : argv.slice(0, split)
+  const command = split === -1 ? [] : argv.slice(split + 1)
   let values: { port?: string | undefined; storage?: string | undefined }
   try {
     ;({ values } = parseArgs({
@@ -41,19 +43,40 @@ function readArgs(argv: readonly string[]) {
   return { port: values.port === undefined ? 0 : Number(values.port), storage: values.storage, command }
 }
 
-/** Runs `command` with our scope routed to the registry (npm and pnpm read `npm_config_<key>` from the environment). */
-function runWith(registry: LocalRegistry, command: readonly string[]): Promise<number> {
-  const env = { ...process.env, [`npm_config_${REGISTRY_SCOPE}:registry`]: registry.url }
-  return new Promise((resolve) => {
-    // pnpm runs the root script in the repository root; the command runs where the user typed it.
-    const cwd = process.env.INIT_CWD ?? process.cwd()
-    const child = spawn(command[0] ?? '', command.slice(1), { stdio: 'inherit', env, cwd })
-    child.once('error', (error) => {
-      process.stderr.write(`local-registry: cannot run ${command[0]}: ${error.message}\n`)
-      resolve(127)
-    })
-    child.once('exit', (code, signal) => resolve(code ?? (signal === null ? 1 : 128)))
+/**
+ * A temp userconfig: the user's own npm config with the scope line after it. npm and pnpm (also the pnpm that `dsh
+ * plugin` runs) read it through NPM_CONFIG_USERCONFIG; a scoped registry in an environment variable pnpm ignores.
+ */
+async function scopedUserconfig(registry: LocalRegistry, dir: string): Promise<string> {
+  const current =
+    process.env.NPM_CONFIG_USERCONFIG ?? process.env.npm_config_userconfig ?? join(homedir(), '.npmrc')
+  const own = existsSync(current) ? await readFile(current, 'utf8') : ''
+  const file = join(dir, '.npmrc')
+  await writeFile(file, `${own}${own === '' || own.endsWith('\n') ? '' : '\n'}${scopeNpmrc(registry)}`, {
+    mode: 0o600,
   })
+  return file
+}
+
+/** Runs `command` where the user typed it, with our scope routed to the registry; resolves to its exit code. */
+async function runWith(registry: LocalRegistry, command: readonly string[]): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'dsh-harden-userconfig-'))
+  try {
+    const userconfig = await scopedUserconfig(registry, dir)
+    const env = { ...process.env, NPM_CONFIG_USERCONFIG: userconfig, npm_config_userconfig: userconfig }
+    // pnpm runs the root script in the repository root; INIT_CWD is where the user typed `pnpm local-registry`.
+    const cwd = process.env.INIT_CWD ?? process.cwd()
+    return await new Promise((resolve) => {
+      const child = spawn(command[0] ?? '', command.slice(1), { stdio: 'inherit', env, cwd })
+      child.once('error', (error) => {
+        process.stderr.write(`local-registry: cannot run ${command[0]}: ${error.message}\n`)
+        resolve(127)
+      })
+      child.once('exit', (code, signal) => resolve(code ?? (signal === null ? 1 : 128)))
+    })
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }
 
 function untilInterrupted(): Promise<void> {
