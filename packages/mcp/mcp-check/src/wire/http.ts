@@ -1,3 +1,4 @@
+import { MAX_MESSAGE_BYTES, SseRewriter } from '@dsh-harden/mcp-repair'
 import { clip, type Exchange, type ExchangeOutcome, isObject, type RawConnection } from './exchange.ts'
 
 const NOISE_LIMIT = 20
@@ -75,40 +76,41 @@ export function openHttp(options: {
     }
   }
 
+  /** Reads SSE events through the repo's linear, bounded `SseRewriter` until one answers request `id`. */
   async function readSse(response: Response, id: number): Promise<ExchangeOutcome> {
     const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader()
     if (reader === undefined) return { kind: 'transport-error', detail: 'an SSE response with no body' }
-    let buffered = ''
+    let reply: ExchangeOutcome | undefined
+    const events = new SseRewriter({
+      maxBytes: MAX_MESSAGE_BYTES,
+      onOversize: (bytes) => {
+        note(`[an SSE event of ${bytes} bytes, over the message limit; dropped]`)
+        return ''
+      },
+      rewrite: (data) => {
+        if (reply !== undefined) return undefined
+        let message: unknown
+        try {
+          message = JSON.parse(data)
+        } catch {
+          note(`[SSE data is not JSON] ${data}`)
+          return undefined
+        }
+        if (isObject(message) && typeof message.method === 'string') {
+          if (message.id !== undefined) serverRequests.push(message.method)
+          return undefined
+        }
+        const matchedBy = isObject(message) && message.id === id ? 'id' : 'order'
+        reply = { kind: 'reply', message, text: data, matchedBy, httpStatus: response.status }
+        return undefined
+      },
+    })
     try {
       for (;;) {
         const { value, done } = await reader.read()
         if (done) return { kind: 'closed', detail: 'the SSE stream ended before a response arrived' }
-        buffered += value
-        let boundary = buffered.search(/\r?\n\r?\n/)
-        while (boundary !== -1) {
-          const event = buffered.slice(0, boundary)
-          buffered = buffered.slice(boundary).replace(/^\r?\n\r?\n/, '')
-          boundary = buffered.search(/\r?\n\r?\n/)
-          const data = event
-            .split(/\r?\n/)
-            .filter((line) => line.startsWith('data:'))
-            .map((line) => line.slice(5).replace(/^ /, ''))
-            .join('\n')
-          if (data === '') continue
-          let message: unknown
-          try {
-            message = JSON.parse(data)
-          } catch {
-            note(`[SSE data is not JSON] ${data}`)
-            continue
-          }
-          if (isObject(message) && typeof message.method === 'string') {
-            if (message.id !== undefined) serverRequests.push(message.method)
-            continue
-          }
-          const matchedBy = isObject(message) && message.id === id ? 'id' : 'order'
-          return { kind: 'reply', message, text: data, matchedBy, httpStatus: response.status }
-        }
+        events.push(value)
+        if (reply !== undefined) return reply
       }
     } finally {
       await reader.cancel().catch(() => {})
@@ -151,7 +153,21 @@ export function openHttp(options: {
   }
 }
 
+/** The body's first {@link BODY_LIMIT} bytes; the rest is never read into memory. */
 async function readCapped(response: Response): Promise<string> {
-  const text = await response.text()
-  return text.length > BODY_LIMIT ? text.slice(0, BODY_LIMIT) : text
+  const reader = response.body?.getReader()
+  if (reader === undefined) return ''
+  const parts: Uint8Array[] = []
+  let size = 0
+  try {
+    while (size < BODY_LIMIT) {
+      const { value, done } = await reader.read()
+      if (done) break
+      parts.push(value)
+      size += value.length
+    }
+  } finally {
+    await reader.cancel().catch(() => {})
+  }
+  return Buffer.concat(parts).subarray(0, BODY_LIMIT).toString('utf8')
 }
