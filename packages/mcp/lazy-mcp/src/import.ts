@@ -7,6 +7,7 @@ import {
   LazyMcpConfigError,
   MIN_IDLE_DISCONNECT_MS,
   parseServer,
+  readEnvNames,
   readLifecycle,
   readServerName,
   readStringArray,
@@ -56,7 +57,7 @@ const IGNORED_STANDARD_KEYS = new Set([
 ])
 
 /**
- * Translates one standard `mcpServers` entry: `command`/`args`/`env`/`cwd` → stdio, `url`/`headers` →
+ * Translates one standard `mcpServers` entry: `command`/`args`/`env`/`cwd` (+ `passEnv` / Codex's `env_vars`) → stdio, `url`/`headers` →
  * streamable-http, Pi's `lifecycle` and `idleTimeout` (minutes) carried over. Returns `undefined` for an entry
  * that is switched off (`disabled: true` / `enabled: false`).
  */
@@ -113,6 +114,13 @@ export function translateStandardEntry(
               ]),
             ),
     }
+    // Names of parent variables to pass through: ours (`passEnv`) and Codex's `env_vars`, which mean the same.
+    const passEnv = entry.passEnv ?? entry.env_vars
+    if (passEnv !== undefined)
+      server.passEnv = readEnvNames(
+        passEnv,
+        `${path}.${entry.passEnv !== undefined ? 'passEnv' : 'env_vars'}`,
+      )
     if (entry.cwd !== undefined) {
       if (typeof entry.cwd !== 'string' || entry.cwd === '')
         throw new LazyMcpConfigError(`${path}.cwd`, 'must be a non-empty string')

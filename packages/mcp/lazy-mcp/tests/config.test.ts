@@ -243,6 +243,28 @@ describe('environment allow-list', () => {
     }
   }, 20_000)
 
+  it('imported entries keep their pass-through lists (passEnv, Codex env_vars); env values stay verbatim', async () => {
+    const { servers } = await resolveServers(
+      {
+        mcpServers: {
+          a: { command: 'x', passEnv: ['KUBECONFIG'], env: { A: '${HOME}' } },
+          b: { command: 'y', env_vars: ['GH_TOKEN'] },
+        },
+      },
+      { env: { HOME: '/h' }, home: '/h', cwd: '/' },
+    )
+    expect(servers).toMatchObject([
+      { name: 'a', passEnv: ['KUBECONFIG'], env: { A: '/h' } },
+      { name: 'b', passEnv: ['GH_TOKEN'] },
+    ])
+    await expect(
+      resolveServers(
+        { mcpServers: { c: { command: 'z', env_vars: ['A-B'] } } },
+        { env: {}, home: '/', cwd: '/' },
+      ),
+    ).rejects.toThrow(/mcpServers\.c\.env_vars\[0\].*environment variable name/)
+  })
+
   it('childEnv: the same allow-list for every server; passEnv entries must be names', () => {
     expect(childEnv({ ...SECRET_CANARIES, HOME: '/h' }, { A: '1' })).toEqual({ HOME: '/h', A: '1' })
     expect(() => parseConfig({ passEnv: ['AWS_*'] })).toThrow(/passEnv\[0\].*environment variable name/)
