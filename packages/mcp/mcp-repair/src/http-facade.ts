@@ -64,8 +64,9 @@ const HOP_BY_HOP = new Set([
   'content-length',
 ])
 
-/** How many sessions' pending requests are remembered (a session's entry goes when nothing is pending). */
+/** How many sessions' pending requests are remembered, and how many requests per session (oldest forgotten first). */
 const MAX_SESSIONS = 1024
+const MAX_PENDING_PER_SESSION = 4096
 
 function withoutHopByHop(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
@@ -156,7 +157,7 @@ export async function startHttpRepair(options: HttpRepairOptions): Promise<HttpR
     const key = String(headers['mcp-session-id'] ?? '')
     let tracker = sessions.get(key)
     if (tracker === undefined) {
-      tracker = new RequestTracker()
+      tracker = new RequestTracker({ maxPending: MAX_PENDING_PER_SESSION })
       sessions.set(key, tracker)
       if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!)
     }

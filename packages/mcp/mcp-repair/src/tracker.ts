@@ -16,6 +16,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export class RequestTracker {
   private readonly pending = new Map<IdKey, PendingRequest>()
+  private readonly maxPending: number
+
+  /** `maxPending`: the most requests remembered; past it the oldest is forgotten (it just will not be rewritten). */
+  constructor(options: { maxPending?: number } = {}) {
+    this.maxPending = options.maxPending ?? Number.POSITIVE_INFINITY
+  }
 
   get size(): number {
     return this.pending.size
@@ -26,7 +32,9 @@ export class RequestTracker {
     for (const item of Array.isArray(message) ? message : [message]) {
       if (!isRecord(item) || typeof item.method !== 'string') continue
       const key = idKey(item.id)
-      if (key !== undefined) this.pending.set(key, { id: item.id as string | number, method: item.method })
+      if (key === undefined) continue
+      this.pending.set(key, { id: item.id as string | number, method: item.method })
+      if (this.pending.size > this.maxPending) this.pending.delete(this.pending.keys().next().value!)
     }
   }
 
