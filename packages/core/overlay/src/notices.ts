@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import type { JsonSchemaError, RepairReport, ToolIdentity } from '@dsh-harden/tools'
+import type { JsonSchemaError, RepairReport, ToolIdentity, ValidatorProblem } from '@dsh-harden/tools'
 
 /** Where the overlay tells the user about a refused or repaired tool. */
 export type NoticeSink = (line: string) => void
@@ -31,6 +31,23 @@ export function repairNotice(report: RepairReport, early = false): string {
     `dsh-harden: ${describe(report.identity, early)} is sent with repaired parameters (${what}). Fix the plugin so ` +
     'it declares them correctly.'
   )
+}
+
+/**
+ * One line per tool whose declared schema ajv cannot compile: the tool stays registered, and what checks its
+ * arguments instead (the fallback) is named, with the construct to change.
+ */
+export function validatorProblemNotice(problem: ValidatorProblem, early = false): string {
+  return (
+    `dsh-harden: ${describe(problem.identity, early)} is registered, but ajv cannot compile its parameters: ` +
+    `${problem.construct} (${problem.detail}). Its arguments are checked by ${problem.fallback} instead. Fix the ` +
+    "plugin's tool definition so ajv compiles it."
+  )
+}
+
+/** Where a caller without a notice channel (a bare `guardRegister`) still sees each notice: stderr. */
+export function stderrOnly(line: string): void {
+  process.stderr.write(`${line}\n`)
 }
 
 /**

@@ -2,7 +2,13 @@ import type { Context } from '@deepseek-ai/cordis'
 import { type JsonSchemaError, PROFILE_IDS, type ProfileId, type RepairReport } from '@dsh-harden/tools'
 import { rawTools } from './definition-transforms.ts'
 import { recordedSource } from './early.ts'
-import { type NoticeSink, refusalNotice, repairNotice, stderrAndLogger } from './notices.ts'
+import {
+  type NoticeSink,
+  refusalNotice,
+  repairNotice,
+  stderrAndLogger,
+  validatorProblemNotice,
+} from './notices.ts'
 import { installOwnMethod } from './own-method.ts'
 import { installReadGuard, registeredTools } from './read-guard.ts'
 import {
@@ -91,6 +97,7 @@ class ToolGate {
       ...options,
       onVerdict: undefined,
       onRepair: (report) => notify(repairNotice(report, true)),
+      onValidatorProblem: (problem) => notify(validatorProblemNotice(problem, true)),
     }
     this.notify = notify
   }
@@ -141,6 +148,7 @@ export const HardenOverlay = {
       ...settings,
       routed: routes,
       onRepair: (report: RepairReport) => notify(repairNotice(report)),
+      onValidatorProblem: (problem) => notify(validatorProblemNotice(problem)),
       onVerdict: ({ error }) => {
         if (error !== null && settings.mode !== 'throw') notify(refusalNotice(error))
       },

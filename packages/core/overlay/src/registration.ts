@@ -1,4 +1,5 @@
 import {
+  type ContractOptions,
   compileToolContract,
   type EnforceOptions,
   JsonSchemaError,
@@ -6,6 +7,7 @@ import {
   type RootContractMode,
   type ToolContract,
   type ToolIdentity,
+  type ValidatorProblem,
 } from '@dsh-harden/tools'
 import { bindContract } from './contract-definition.ts'
 import {
@@ -14,6 +16,8 @@ import {
   toolsOfReceiver,
   withDefinitionTransforms,
 } from './definition-transforms.ts'
+import { DSH_FALLBACK_VALIDATOR } from './dsh-fallback.ts'
+import { stderrOnly, validatorProblemNotice } from './notices.ts'
 
 /** The slice of DSH's `ToolDefinition` the overlay reads; everything else passes through untouched. */
 export interface RegisteredTool {
@@ -46,6 +50,11 @@ export interface RegistrationGuardOptions {
   readonly limits?: EnforceOptions['limits']
   readonly onRepair?: EnforceOptions['onRepair']
   readonly onVerdict?: ((verdict: RegistrationVerdict) => void) | undefined
+  /**
+   * Called once per tool whose declared schema ajv cannot compile; the tool is registered and its arguments are
+   * checked by DSH's own validator instead (see `dsh-fallback.ts`). Default: the notice is written to stderr.
+   */
+  readonly onValidatorProblem?: ((problem: ValidatorProblem) => void) | undefined
   /**
    * The model route: the tool is registered with its wire schema for this route, and everything that sees a call's
    * arguments gets them read back into the declared shape. Without it, only the root contract applies.
@@ -92,14 +101,17 @@ export function judgeTool<D extends RegisteredTool>(
   options: RegistrationGuardOptions,
 ): Judgement<D> {
   const identity: ToolIdentity = { tool: toolNameOf(definition), source: registration.source }
-  const enforce: EnforceOptions = {
+  const contractOptions: ContractOptions = {
     mode: options.mode === 'repair' ? 'repair' : 'throw',
     limits: options.limits,
     onRepair: options.onRepair,
+    fallbackValidator: DSH_FALLBACK_VALIDATOR,
+    onValidatorProblem:
+      options.onValidatorProblem ?? ((problem) => stderrOnly(validatorProblemNotice(problem))),
   }
   let contract: ToolContract
   try {
-    contract = compileToolContract(readParameters(definition, identity), identity, enforce)
+    contract = compileToolContract(readParameters(definition, identity), identity, contractOptions)
   } catch (error) {
     if (!(error instanceof JsonSchemaError)) throw error
     options.onVerdict?.({ identity, error })
