@@ -63,7 +63,10 @@ async function runWith(registry: LocalRegistry, command: readonly string[]): Pro
   const dir = await mkdtemp(join(tmpdir(), 'dsh-harden-userconfig-'))
   try {
     const userconfig = await scopedUserconfig(registry, dir)
-    const env = { ...process.env, NPM_CONFIG_USERCONFIG: userconfig, npm_config_userconfig: userconfig }
+    // Without pnpm's own run context (`npm_config_*`, `npm_package_*`, …), which npm would read as its config.
+    const env: NodeJS.ProcessEnv = { NPM_CONFIG_USERCONFIG: userconfig }
+    for (const [key, value] of Object.entries(process.env))
+      if (!/^npm_/.test(key) && !(key in env)) env[key] = value
     // pnpm runs the root script in the repository root; INIT_CWD is where the user typed `pnpm local-registry`.
     const cwd = process.env.INIT_CWD ?? process.cwd()
     return await new Promise((resolve) => {

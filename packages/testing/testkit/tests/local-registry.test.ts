@@ -105,12 +105,14 @@ describe('local registry', () => {
   it('installs plugins whose default export is the plugin a DSH profile row names', async () => {
     const probe = `
       const overlay = await import('@dsh-harden/overlay')
+      const early = await import('@dsh-harden/overlay/early')
       const intake = await import('@dsh-harden/mcp-client')
-      console.log(JSON.stringify([overlay.default, intake.default].map((plugin) => [plugin.name, typeof plugin.apply])))`
+      const plugins = [overlay.default, early.default, intake.default]
+      console.log(JSON.stringify(plugins.map((plugin) => [plugin.name, typeof plugin.apply])))`
     const { stdout } = await run('node', ['--input-type=module', '--eval', probe], project)
     const plugins = JSON.parse(stdout) as [string, string][]
-    expect(plugins.map(([, apply]) => apply)).toEqual(['function', 'function'])
-    expect(plugins[1]?.[0]).toBe('dsh-harden-mcp-intake')
+    expect(plugins.map(([, apply]) => apply)).toEqual(['function', 'function', 'function'])
+    expect(plugins[2]?.[0]).toBe('dsh-harden-mcp-intake')
     for (const name of ['overlay', 'mcp-client'])
       expect(existsSync(join(project, 'node_modules/@dsh-harden', name, 'cordis.patch.yml'))).toBe(true)
   })
