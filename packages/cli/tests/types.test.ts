@@ -176,10 +176,12 @@ describe('dsh-harden types: nothing to type', { timeout: 30_000 }, () => {
     expect(stderr).toMatch(/tests\/fixtures\/nope\.mjs: no such file or directory/)
   })
 
-  it('exits 2 naming the server when it cannot be started', async () => {
+  it('exits 2 naming the server command when it cannot be started, and how to fix that', async () => {
     const { code, stderr } = await runCli(['types', '--mcp', '--', '/nonexistent/mcp-server'])
     expect(code).toBe(2)
-    expect(stderr).toMatch(/could not connect to MCP server `\/nonexistent\/mcp-server`/)
+    expect(stderr).toMatch(/could not start "\/nonexistent\/mcp-server": command not found \(spawn ENOENT\)/)
+    expect(stderr).toMatch(/install it, or give its full path/)
+    expect(stderr).not.toMatch(/server is running/)
   })
 
   it('exits 2 naming why a URL cannot be reached, in plain words (no bare TypeError)', async () => {

@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util'
-import { type Command, EXIT_UNUSABLE, type Io } from '../command.ts'
+import { type Command, EXIT_UNUSABLE, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
 
 const usage = `Usage: dsh-harden sanitize --profile <profile> [file | -] [--json] [--no-repair]
 
@@ -52,8 +51,7 @@ async function runSanitize(args: readonly string[], io: Io): Promise<number> {
   try {
     options = parse(args)
   } catch (error) {
-    io.stderr(`dsh-harden sanitize: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`)
-    return EXIT_UNUSABLE
+    return usageFailure(io, 'sanitize', error)
   }
   if (options === 'help') {
     io.stdout(usage)
@@ -73,7 +71,7 @@ async function runSanitize(args: readonly string[], io: Io): Promise<number> {
 }
 
 function parse(args: readonly string[]): SanitizeOptions | 'help' {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: [...args],
     allowPositionals: true,
     allowNegative: true,
@@ -86,7 +84,10 @@ function parse(args: readonly string[]): SanitizeOptions | 'help' {
     },
   })
   if (values.help) return 'help'
-  if (positionals.length > 1) throw new Error(`expected one input file (or -), got ${positionals.length}`)
+  if (positionals.length > 1)
+    throw new UsageError(
+      `expected one input file (or -), got ${positionals.length}: ${positionals.join(' ')}`,
+    )
   return {
     // Checked against the profile list once the projection module is loaded.
     profile: values.profile ?? '',

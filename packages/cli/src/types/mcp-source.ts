@@ -1,3 +1,4 @@
+import { describeSpawnError } from '@dsh-harden/mcp-repair'
 import { judgeMcpToolList } from '@dsh-harden/tools'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -42,6 +43,9 @@ export async function mcpTools(target: McpTarget, timeoutMs: number): Promise<To
     try {
       await client.connect(transport, { timeout: timeoutMs })
     } catch (error) {
+      // A command that cannot be spawned never ran: say so, not that a server is down or an address wrong.
+      if (target.kind === 'stdio' && isSpawnError(error))
+        throw new McpListError(describeSpawnError(target.command, error))
       throw new McpListError(
         `could not connect to ${label}: ${connectProblem(error)}${stderrOf(stderrTail())}`,
       )
@@ -157,6 +161,12 @@ export function typedTools(raw: readonly unknown[], notes: string[]): TypedTool[
           ]
     return [{ name, description, parameters: verdict.tool.inputSchema, violations: [], remarks }]
   })
+}
+
+/** The error `child_process.spawn` emits (the SDK's stdio transport rejects `connect` with it): `syscall: 'spawn …'`. */
+function isSpawnError(error: unknown): error is NodeJS.ErrnoException {
+  const syscall = (error as { syscall?: unknown } | null)?.syscall
+  return error instanceof Error && typeof syscall === 'string' && syscall.startsWith('spawn')
 }
 
 /**
