@@ -123,7 +123,7 @@ async function run(target: CheckTarget, options: DshRunOptions): Promise<ClientV
         label,
         status: 'accepted',
         tools,
-        detail: `${tools} tools registered${said}`,
+        detail: `${tools} ${tools === 1 ? 'tool' : 'tools'} registered${said}`,
         elapsedMs: elapsed(),
       }
     if (stuck)
