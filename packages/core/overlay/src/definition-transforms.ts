@@ -1,11 +1,15 @@
 import type { Context } from '@deepseek-ai/cordis'
+import { recordedRegistration, recordSource } from './early.ts'
 import { installOwnMethod } from './own-method.ts'
 import type { RegisteredTool, RegisterMethod } from './registration.ts'
+import { rewriteRegistered } from './registry-tables.ts'
 
 /**
  * An extension point for tool packages (`@dsh-harden/tool-bash`, `-tool-pwsh`, `-tool-fs`): change one tool's
  * definition as it registers, before the overlay's contract and projection see it. Order-independent: whether the
- * overlay or the tool package loads first, every transform runs exactly once and before the contract.
+ * overlay or the tool package loads first, every transform runs exactly once and before the contract; a tool
+ * registered before the transform was added is changed in place in DSH's registry (see `registry-tables.ts`), and
+ * every change a transform made is undone when it is removed.
  */
 export interface DefinitionTransform {
   /** Who added it, for diagnostics. */
@@ -22,9 +26,14 @@ export interface Registration {
   /**
    * The registering plugin's name: cordis' `ctx.fiber.name`, i.e. the `name` the plugin (or its module) exports —
    * `tool-bash`, `tool-pwsh`, `tool-fs` for DSH's first-party tool packages. `undefined` for a registration made from
-   * the root context, where no plugin is on the stack.
+   * the root context, where no plugin is on the stack, and for an `unrecorded` one.
    */
   readonly source: string | undefined
+  /**
+   * Set for a tool registered before the transform was added when nothing recorded its plugin (the
+   * `@dsh-harden/overlay/early` row records it from the moment DSH provides `tools`).
+   */
+  readonly unrecorded?: true
 }
 
 /** The registering plugin's name, read from the calling context cordis binds as `this.ctx`. */
@@ -42,6 +51,10 @@ const TRANSFORMS = Symbol.for('dsh-harden.overlay.definition-transforms')
 const TRANSFORMED = Symbol.for('dsh-harden.overlay.transformed')
 const STAGE = Symbol.for('dsh-harden.overlay.transform-stage')
 const APPLYING = Symbol.for('dsh-harden.overlay.transforms-applying')
+// On a changed definition: the one registered (to restore), its registration, and the transforms that changed it.
+const BASE = Symbol.for('dsh-harden.overlay.transform-base')
+const REGISTRATION = Symbol.for('dsh-harden.overlay.transform-registration')
+const CHANGED_BY = Symbol.for('dsh-harden.overlay.transformed-by')
 const ORIGINAL = Symbol.for('cordis.original')
 
 interface ToolsInstance {
@@ -76,8 +89,36 @@ function transformsOf(tools: object, create: boolean): Set<DefinitionTransform> 
   return set
 }
 
+/** The definition `changed` by `by`, marked with what to restore and with who changed it. */
+function marked(
+  changed: RegisteredTool,
+  base: RegisteredTool,
+  registration: Registration,
+  by: readonly DefinitionTransform[],
+): RegisteredTool {
+  const marks = { [TRANSFORMED]: true, [BASE]: base, [REGISTRATION]: registration, [CHANGED_BY]: by }
+  return { ...changed, ...marks } as RegisteredTool
+}
+
+/** `base` through `transforms` in order; `base` itself when none changed it. */
+function transformed(
+  base: RegisteredTool,
+  registration: Registration,
+  transforms: Iterable<DefinitionTransform>,
+): RegisteredTool {
+  let current = base
+  const by: DefinitionTransform[] = []
+  for (const transform of transforms) {
+    const next = transform.transform(current, registration)
+    if (next === undefined || next === current) continue
+    current = next
+    by.push(transform)
+  }
+  return by.length === 0 ? base : marked(current, base, registration, by)
+}
+
 /**
- * Every transform added for `tools`, applied once. A changed definition is marked (the mark is a symbol key, which
+ * Every transform added for `tools`, applied once. A changed definition is marked (the marks are symbol keys, which
  * the overlay's own spread keeps), so the other registration path leaves it alone.
  */
 export function applyDefinitionTransforms<D extends RegisteredTool>(
@@ -89,9 +130,42 @@ export function applyDefinitionTransforms<D extends RegisteredTool>(
   if (set === undefined || set.size === 0) return definition
   if (typeof definition !== 'object' || definition === null) return definition
   if ((definition as Slots)[TRANSFORMED] === true) return definition
-  let current: RegisteredTool = definition
-  for (const transform of set) current = transform.transform(current, registration) ?? current
-  return current === definition ? definition : ({ ...current, [TRANSFORMED]: true } as unknown as D)
+  return transformed(definition, registration, set) as D
+}
+
+/** Who registered an entry already in the registry: its mark, else what a recorder noted, else unrecorded. */
+function registrationOfEntry(tools: object, entry: RegisteredTool): Registration {
+  const mark = (entry as Slots)[REGISTRATION] as Registration | undefined
+  return mark ?? recordedRegistration(tools, entry) ?? { source: undefined, unrecorded: true }
+}
+
+/** An entry registered before `transform` was added, as if `transform` had been there: it runs last on it. */
+function withLateTransform(
+  tools: object,
+  entry: RegisteredTool,
+  transform: DefinitionTransform,
+): RegisteredTool {
+  if (typeof entry !== 'object' || entry === null) return entry
+  const slots = entry as Slots
+  const registration = registrationOfEntry(tools, entry)
+  const next = transform.transform(entry, registration)
+  if (next === undefined || next === entry) return entry
+  const base = (slots[BASE] as RegisteredTool | undefined) ?? entry
+  const by = (slots[CHANGED_BY] as readonly DefinitionTransform[] | undefined) ?? []
+  return marked(next, base, registration, [...by, transform])
+}
+
+/** An entry `removed` had changed, rebuilt from the registered definition through the transforms still added. */
+function withoutTransform(
+  entry: RegisteredTool,
+  removed: DefinitionTransform,
+  remaining: Iterable<DefinitionTransform>,
+): RegisteredTool {
+  if (typeof entry !== 'object' || entry === null) return entry
+  const slots = entry as Slots
+  const by = slots[CHANGED_BY] as readonly DefinitionTransform[] | undefined
+  if (by === undefined || !by.includes(removed)) return entry
+  return transformed(slots[BASE] as RegisteredTool, slots[REGISTRATION] as Registration, remaining)
 }
 
 /**
@@ -124,7 +198,8 @@ interface Stage {
 /**
  * Adds a transform for the live `tools` service and makes sure registrations go through it even when the overlay is
  * not loaded: one shared `register` stage per tools instance, removed with the last transform (or, when another
- * wrapper sits above it, left as a pass-through). Returns the disposer; call it from `ctx.effect`.
+ * wrapper sits above it, left as a pass-through). Tools already registered get the transform now; removing it puts
+ * back what each tool it changed would be without it. Returns the disposer; call it from `ctx.effect`.
  */
 export function addDefinitionTransform(ctx: Context, transform: DefinitionTransform): () => void {
   const tools = rawTools(ctx)
@@ -138,8 +213,11 @@ export function addDefinitionTransform(ctx: Context, transform: DefinitionTransf
       'register',
       (previous) =>
         function register(this: unknown, definition) {
-          return withDefinitionTransforms(tools, definition, registrationOf(this), (transformed) =>
-            previous.call(this, transformed),
+          const registration = registrationOf(this)
+          // Noted for a transform added later, which must know the plugin of a tool it did not see register.
+          recordSource(tools, definition, registration.source)
+          return withDefinitionTransforms(tools, definition, registration, (changed) =>
+            previous.call(this, changed),
           )
         },
     )
@@ -148,8 +226,11 @@ export function addDefinitionTransform(ctx: Context, transform: DefinitionTransf
   }
   const own = stage
   own.count++
+  // DSH's first-party tools are mounted with the session's agent, often before a tool package's row has applied.
+  rewriteRegistered(tools, (entry) => withLateTransform(tools, entry, transform))
   return () => {
     set.delete(transform)
+    rewriteRegistered(tools, (entry) => withoutTransform(entry, transform, set))
     if (--own.count > 0) return
     delete slots[STAGE]
     own.uninstall()

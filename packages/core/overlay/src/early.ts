@@ -13,9 +13,38 @@ function sourcesOf(tools: object): WeakMap<object, string | undefined> | undefin
   return (tools as Slots)[SOURCES] as WeakMap<object, string | undefined> | undefined
 }
 
+function createdSourcesOf(tools: object): WeakMap<object, string | undefined> {
+  let sources = sourcesOf(tools)
+  if (sources === undefined) {
+    sources = new WeakMap()
+    Object.defineProperty(tools, SOURCES, { value: sources })
+  }
+  return sources
+}
+
 /** The plugin that registered `definition`, if the recorder saw the registration. */
 export function recordedSource(tools: object, definition: RegisteredTool): string | undefined {
-  return typeof definition === 'object' && definition !== null ? sourcesOf(tools)?.get(definition) : undefined
+  return recordedRegistration(tools, definition)?.source
+}
+
+/**
+ * Who registered `definition`, or `undefined` when nothing recorded it (as opposed to `{ source: undefined }`: a
+ * registration from the root context).
+ */
+export function recordedRegistration(
+  tools: object,
+  definition: RegisteredTool,
+): { readonly source: string | undefined } | undefined {
+  if (typeof definition !== 'object' || definition === null) return undefined
+  const sources = sourcesOf(tools)
+  return sources?.has(definition) ? { source: sources.get(definition) } : undefined
+}
+
+/** Notes who registered `definition`, unless already noted: the recorder does, and so does the transform stage. */
+export function recordSource(tools: object, definition: RegisteredTool, source: string | undefined): void {
+  if (typeof definition !== 'object' || definition === null) return
+  const sources = createdSourcesOf(tools)
+  if (!sources.has(definition)) sources.set(definition, source)
 }
 
 /**
@@ -25,20 +54,13 @@ export function recordedSource(tools: object, definition: RegisteredTool): strin
 function installRecorder(tools: { register: RegisterMethod }): () => void {
   const slots = tools as unknown as Slots
   if (slots[RECORDING] === true) return () => {}
-  let sources = sourcesOf(tools)
-  if (sources === undefined) {
-    sources = new WeakMap()
-    Object.defineProperty(tools, SOURCES, { value: sources })
-  }
-  const recorded = sources
   Object.defineProperty(tools, RECORDING, { value: true, configurable: true })
   const uninstall = installOwnMethod<'register', RegisterMethod>(
     tools,
     'register',
     (previous) =>
       function register(this: unknown, definition) {
-        if (typeof definition === 'object' && definition !== null)
-          recorded.set(definition, registrationOf(this).source)
+        recordSource(tools, definition, registrationOf(this).source)
         return previous.call(this, definition)
       },
   )

@@ -1,6 +1,12 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
-import { addDefinitionTransform, type DefinitionTransform, HardenOverlay } from '../src/index.ts'
+import {
+  addDefinitionTransform,
+  type DefinitionTransform,
+  HardenOverlay,
+  type Registration,
+  SourceRecorder,
+} from '../src/index.ts'
 import { dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
 
 const RAW = Symbol.for('cordis.original')
@@ -121,5 +127,74 @@ describe('definition transforms (the extension point tool packages use)', () => 
     await app.plugin(toolPlugin('p', tool('echo', VALID), tool('bad', { images: { type: 'string' } })))
     expect(app.tools.get('echo')?.parameters).toBe(NULLABLE)
     expect(app.tools.get('bad')).toBeDefined()
+  })
+
+  describe('a tool registered before the transform was added (DSH mounts its own tools early)', () => {
+    /** Widens `echo` only when it comes from plugin `good`, and records what it was told. */
+    function fromGood(seen: [string, Registration][]): DefinitionTransform {
+      return {
+        name: 'test-from-good',
+        transform(definition, registration) {
+          seen.push([definition.name as string, registration])
+          if (definition.name !== 'echo' || registration.source !== 'good') return undefined
+          return { ...definition, parameters: NULLABLE }
+        },
+      }
+    }
+
+    for (const overlay of ['no overlay', 'overlay first', 'overlay last'] as const) {
+      it(`gets the transform at once, told its plugin, and is restored exactly on dispose (${overlay})`, async () => {
+        const app = await dshRuntime()
+        await app.plugin(SourceRecorder)
+        if (overlay === 'overlay first') await app.plugin(HardenOverlay, { profile: 'gemini' })
+        const echo = tool('echo', VALID)
+        await app.plugin(toolPlugin('good', echo, tool('other', VALID)))
+        if (overlay === 'overlay last') await app.plugin(HardenOverlay, { profile: 'gemini' })
+        const seen: [string, Registration][] = []
+        const added = app.plugin(transformPlugin(fromGood(seen)))
+        await added
+        expect(seen).toContainEqual(['echo', { source: 'good' }])
+        const expected = overlay === 'no overlay' ? NULLABLE : { properties: { note: { nullable: true } } }
+        expect(app.tools.get('echo')?.parameters).toMatchObject(expected)
+        expect(app.tools.schemas().find((s) => s.name === 'echo')?.parameters).toMatchObject(expected)
+        await added.dispose()
+        if (overlay === 'no overlay') expect(app.tools.get('echo')).toBe(echo)
+        else expect(app.tools.get('echo')?.parameters).not.toMatchObject(expected)
+        // Still a normal registration: it goes away with the plugin that registered it.
+        expect(app.tools.get('other')?.parameters).toEqual(VALID)
+      })
+    }
+
+    it('leaves a same-named tool of another plugin alone, and keeps one transform when another is removed', async () => {
+      const app = await dshRuntime()
+      await app.plugin(SourceRecorder)
+      await app.plugin(toolPlugin('third-party', tool('echo', VALID)))
+      const seen: [string, Registration][] = []
+      await app.plugin(transformPlugin(fromGood(seen)))
+      expect(seen).toEqual([['echo', { source: 'third-party' }]])
+      expect(app.tools.get('echo')?.parameters).toBe(VALID)
+
+      const other = await dshRuntime()
+      await other.plugin(SourceRecorder)
+      const registered = other.plugin(toolPlugin('good', tool('echo', VALID)))
+      await registered
+      await other.plugin(transformPlugin(widening([])))
+      const second = other.plugin(transformPlugin(fromGood([])))
+      await second
+      await second.dispose()
+      // `widening` changed it too: it stays widened after `fromGood` is gone.
+      expect(other.tools.get('echo')?.parameters).toBe(NULLABLE)
+      await registered.dispose()
+      expect(other.tools.get('echo')).toBeUndefined()
+    })
+
+    it('without a recorder, says the plugin is unrecorded instead of guessing', async () => {
+      const app = await dshRuntime()
+      await app.plugin(toolPlugin('good', tool('echo', VALID)))
+      const seen: [string, Registration][] = []
+      await app.plugin(transformPlugin(fromGood(seen)))
+      expect(seen).toEqual([['echo', { source: undefined, unrecorded: true }]])
+      expect(app.tools.get('echo')?.parameters).toBe(VALID)
+    })
   })
 })

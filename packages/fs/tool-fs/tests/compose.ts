@@ -59,6 +59,7 @@ export function composeFs(effective: SandboxMode, approval: ApprovalSetting) {
     },
   })
   const stockOf = (tool: string) => registered.get(tool) as EscalatingDefinition
-  const hardenedOf = (tool: string) => transform.transform(stockOf(tool), { source: 'tool-fs' }) ?? stockOf(tool)
+  const hardenedOf = (tool: string) =>
+    transform.transform(stockOf(tool), { source: 'tool-fs' }) ?? stockOf(tool)
   return { stockOf, hardenedOf, registered, run: services.run }
 }

@@ -7,7 +7,7 @@ import SandboxPolicyService from '@deepseek-ai/dsh-sandbox-policy'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import * as DshToolFs from '@deepseek-ai/dsh-tool-fs'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
-import { HardenOverlay } from '@dsh-harden/overlay'
+import { HardenOverlay, SourceRecorder } from '@dsh-harden/overlay'
 import { afterEach, describe, expect, it } from 'vitest'
 import HardenToolFs from '../src/index.ts'
 
@@ -28,24 +28,29 @@ afterEach(() => {
 
 async function compose(
   mode: 'read-only' | 'workspace-write',
-  options: { hardened: boolean; overlayFirst?: boolean },
+  options: { hardened: boolean; overlayFirst?: boolean; late?: boolean },
 ) {
   const workspace = mkdtempSync(join(tmpdir(), 'dsh-harden-fs-'))
   dirs.push(workspace)
   const app = new Context()
+  if (options.late) await app.plugin(SourceRecorder)
   await app.plugin(SystemPrompt)
   await app.plugin(ToolRuntime)
   await app.plugin(SandboxPolicyService, { mode, workspaceRoot: workspace })
   await app.plugin(SandboxedFileSystem)
-  if (options.hardened && options.overlayFirst) await app.plugin(HardenOverlay, { profile: 'deepseek' })
-  if (options.hardened) await app.plugin(HardenToolFs)
-  if (options.hardened && options.overlayFirst === false)
-    await app.plugin(HardenOverlay, { profile: 'deepseek' })
+  const early = options.hardened && !options.late
+  if (early && options.overlayFirst) await app.plugin(HardenOverlay, { profile: 'deepseek' })
+  if (early) await app.plugin(HardenToolFs)
+  if (early && options.overlayFirst === false) await app.plugin(HardenOverlay, { profile: 'deepseek' })
   await app.plugin(DshToolFs)
+  // As in the app: DSH's tool-fs registers with the session's agent, before the overlay and this row applied.
+  if (options.late) await app.plugin(HardenOverlay, { profile: 'deepseek' })
+  const harden = options.late ? app.plugin(HardenToolFs) : undefined
+  await harden
   const tools = (app as unknown as { tools: Tools }).tools
   const write = (args: Record<string, unknown>) =>
     tools.execute({ callId: 'c1', name: 'write', arguments: args, signal: new AbortController().signal })
-  return { tools, write, workspace }
+  return { app, tools, write, workspace, harden }
 }
 
 const MATERIALIZED = { sandbox_permissions: 'workspace-write', justification: '' }
@@ -75,6 +80,55 @@ describe("@dsh-harden/tool-fs over DSH's real tool-fs and dsh-fs-sandbox", () =>
       })
     })
   }
+
+  it('hardened after DSH registered write and edit (as in the app): applies at once, undone with its row', async () => {
+    const { write, workspace, tools, harden } = await compose('workspace-write', {
+      hardened: true,
+      late: true,
+    })
+    expect(tools.get('edit')?.parameters).toMatchObject({
+      properties: { sandbox_permissions: { type: ['string', 'null'] } },
+    })
+    const result = await write({
+      file_path: 'h.txt',
+      content: 'y',
+      sandbox_permissions: null,
+      justification: null,
+    })
+    expect(result.isError).not.toBe(true)
+    expect(readFileSync(join(workspace, 'h.txt'), 'utf8')).toBe('y')
+    await harden?.dispose()
+    const stock = await write({ file_path: 'g.txt', content: 'x', ...MATERIALIZED })
+    expect(stock.content[0]?.text).toBe('Error: invalid justification: expected a non-empty sentence')
+    expect(tools.get('write')?.parameters).toMatchObject({
+      properties: { sandbox_permissions: { type: 'string' } },
+    })
+  })
+
+  it('leaves a look-alike `write` from another plugin alone, whichever loaded first', async () => {
+    for (const late of [false, true]) {
+      const app = new Context()
+      if (late) await app.plugin(SourceRecorder)
+      await app.plugin(SystemPrompt)
+      await app.plugin(ToolRuntime)
+      const lookAlike = {
+        name: 'write',
+        description: 'a third-party write',
+        parameters: { type: 'object', properties: { text: { type: 'string' } } },
+        output: { schema: {}, render: () => [] },
+        execute: async () => 'ok',
+      }
+      const plugin = {
+        name: 'my-fs',
+        inject: ['tools'],
+        apply: (ctx: Context) => ctx.tools.register(lookAlike),
+      }
+      if (!late) await app.plugin(HardenToolFs)
+      await app.plugin(plugin)
+      if (late) await app.plugin(HardenToolFs)
+      expect((app as unknown as { tools: Tools }).tools.get('write')).toBe(lookAlike)
+    }
+  })
 
   it('hardened, read-only: null fields run in read-only and the fence still denies the write', async () => {
     const { write } = await compose('read-only', { hardened: true })

@@ -10,6 +10,7 @@ import LocalSubprocessRuntime from '@deepseek-ai/dsh-subprocess-local'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import * as DshToolBash from '@deepseek-ai/dsh-tool-bash'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
+import { SourceRecorder } from '@dsh-harden/overlay'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import HardenToolBash from '../src/index.ts'
 
@@ -28,10 +29,14 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-async function compose(mode: 'read-only' | 'workspace-write' | 'danger-full-access', hardened: boolean) {
+/** Where the hardening row loads: before DSH's `tool-bash`, or after it with the overlay's early recorder (the app). */
+type Hardened = false | 'before' | 'after'
+
+async function compose(mode: 'read-only' | 'workspace-write' | 'danger-full-access', hardened: Hardened) {
   const workspace = mkdtempSync(join(tmpdir(), 'dsh-harden-bash-'))
   dirs.push(workspace)
   const app = new Context()
+  if (hardened === 'after') await app.plugin(SourceRecorder)
   await app.plugin(SystemPrompt)
   await app.plugin(ToolRuntime)
   await app.plugin(LocalSubprocessRuntime)
@@ -39,12 +44,14 @@ async function compose(mode: 'read-only' | 'workspace-write' | 'danger-full-acce
   await app.plugin(SandboxPolicyService, { mode, workspaceRoot: workspace })
   await app.plugin(LocalSandboxProvider)
   await app.plugin(SandboxBashExecutor)
-  if (hardened) await app.plugin(HardenToolBash)
+  if (hardened === 'before') await app.plugin(HardenToolBash)
   await app.plugin(DshToolBash, { enableRunInBackground: false })
+  const harden = hardened === 'after' ? app.plugin(HardenToolBash) : undefined
+  await harden
   const tools = (app as unknown as { tools: Tools }).tools
   const bash = (args: Record<string, unknown>) =>
     tools.execute({ callId: 'c1', name: 'bash', arguments: args, signal: new AbortController().signal })
-  return { bash, workspace }
+  return { bash, workspace, harden }
 }
 
 const WRITE_F = { command: 'echo hi > f.txt && cat f.txt', description: 'Write f.txt' }
@@ -68,19 +75,31 @@ describe('@dsh-harden/tool-bash over the real sandbox', () => {
       expect((await stock.bash({ ...WRITE_F, ...MATERIALIZED })).content[0]?.text).toBe(
         'Error: invalid justification: expected a non-empty sentence',
       )
-      const hardened = await compose(mode, true)
-      const result = await hardened.bash({ ...WRITE_F, ...MATERIALIZED })
-      expect(result.isError).not.toBe(true)
-      expect(readFileSync(join(hardened.workspace, 'f.txt'), 'utf8')).toBe('hi\n')
-      expect(result.content[0]?.text).toMatch(
-        /^hi\n\[sandbox: sandbox_permissions "workspace-write" was dropped/,
-      )
+      for (const order of ['before', 'after'] as const) {
+        const hardened = await compose(mode, order)
+        const result = await hardened.bash({ ...WRITE_F, ...MATERIALIZED })
+        expect(result.isError).not.toBe(true)
+        expect(readFileSync(join(hardened.workspace, 'f.txt'), 'utf8')).toBe('hi\n')
+        expect(result.content[0]?.text).toMatch(
+          /^hi\n\[sandbox: sandbox_permissions "workspace-write" was dropped/,
+        )
+      }
     })
   }
 
+  it('loaded after DSH registered bash (as in the app), it applies at once and is undone with its row', async () => {
+    if (!confines) return
+    const { bash, harden } = await compose('workspace-write', 'after')
+    expect((await bash({ ...WRITE_F, sandbox_permissions: null, justification: null })).isError).not.toBe(true)
+    await harden?.dispose()
+    expect((await bash({ ...WRITE_F, ...MATERIALIZED })).content[0]?.text).toBe(
+      'Error: invalid justification: expected a non-empty sentence',
+    )
+  })
+
   it('null fields under read-only: the command runs confined and the kernel still denies the write', async () => {
     if (!confines) return
-    const { bash, workspace } = await compose('read-only', true)
+    const { bash, workspace } = await compose('read-only', 'before')
     const result = await bash({ ...WRITE_F, sandbox_permissions: null, justification: null })
     expect(result.content[0]?.text).toContain('[sandbox: file access denied under read-only mode]')
     expect(() => readFileSync(join(workspace, 'f.txt'))).toThrow()
