@@ -29,6 +29,8 @@ Options:
   --call-timeout <ms>     bound on each tools/call (default 2000)
   --client-timeout <ms>   bound on each real client's connect + list (default 5000)
   --json                  print the report as JSON
+  --no-conformance        with --url: skip the official conformance suite (@modelcontextprotocol/conformance),
+                          which otherwise runs beside these checks when it is installed (informational; up to 4 min)
   -h, --help              show this help
 
 Exit codes: 0 conformant (warnings allowed); 1 a spec violation; 2 bad usage, or nothing answered at all
@@ -46,6 +48,8 @@ interface Parsed {
   readonly target: CheckTarget
   readonly options: CheckOptions
   readonly json: boolean
+  /** `--url` only: also run the official conformance suite when it is installed (off with --no-conformance). */
+  readonly conformance: boolean
 }
 
 async function runCheck(args: readonly string[], io: Io): Promise<number> {
@@ -60,17 +64,42 @@ async function runCheck(args: readonly string[], io: Io): Promise<number> {
     return 0
   }
   // Loaded on use, so the other commands never load the MCP SDK and DSH's MCP bridge.
-  const { checkServer, renderReport } = await import('@dsh-harden/mcp-check')
-  const report = await checkServer(parsed.target, parsed.options)
-  if (parsed.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`)
+  const mcpCheck = await import('@dsh-harden/mcp-check')
+  const report = await mcpCheck.checkServer(parsed.target, parsed.options)
+  const suite =
+    report.reachable && parsed.conformance && parsed.target.kind === 'http'
+      ? await runSuite(mcpCheck, parsed.target.url)
+      : undefined
+  if (parsed.json)
+    io.stdout(`${JSON.stringify(suite ? { ...report, conformance: suite.json } : report, null, 2)}\n`)
   if (!report.reachable) {
     // Nothing answered, so a report of failed checks would blame the server for what is the command line's problem.
     const why = report.checks[0]?.findings[0]?.message ?? 'the server could not be reached'
     io.stderr(`dsh-harden mcp check: nothing answered: ${why}${unreachableFix(parsed.target, why)}\n`)
     return EXIT_UNUSABLE
   }
-  if (!parsed.json) io.stdout(renderReport(report))
+  if (!parsed.json) io.stdout(mcpCheck.renderReport(report) + (suite?.text ?? ''))
   return report.conformant ? 0 : 1
+}
+
+type McpCheck = typeof import('@dsh-harden/mcp-check')
+
+/**
+ * The official suite as a second, outside judge, reported beside our checks; it does not change our verdict or exit
+ * code (its fixture scenarios need tools most servers do not have).
+ */
+async function runSuite(
+  mcpCheck: McpCheck,
+  url: string,
+): Promise<{ text: string; json: unknown } | undefined> {
+  const found = mcpCheck.findConformanceSuite()
+  if (found === undefined) return undefined
+  const run = await mcpCheck.runConformanceSuite(url, { suite: found, timeoutMs: 240_000 })
+  const scenarios = [...run.scenarios].map(
+    ([name, tally]) => `  ${name}: ${tally.passed} passed, ${tally.failed} failed`,
+  )
+  const text = `\nOfficial conformance suite (outside judge, informational)\n  ${mcpCheck.describeConformanceRun(run)}\n${scenarios.join('\n')}\n`
+  return { text, json: { ...run, scenarios: Object.fromEntries(run.scenarios) } }
 }
 
 /**
@@ -151,6 +180,7 @@ function parse(args: readonly string[], cwd: string): Parsed | 'help' {
       'call-timeout': { type: 'string' },
       'client-timeout': { type: 'string' },
       json: { type: 'boolean' },
+      'no-conformance': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -186,6 +216,7 @@ function parse(args: readonly string[], cwd: string): Parsed | 'help' {
   return {
     target,
     json: values.json === true,
+    conformance: values['no-conformance'] !== true,
     options: {
       timeoutMs: milliseconds('timeout', values.timeout),
       initializeTimeoutMs: milliseconds('init-timeout', values['init-timeout']),

@@ -1,5 +1,5 @@
-import { startHttpRepair, startStdioRepair } from '@dsh-harden/mcp-repair'
-import { type Command, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
+import { NonLoopbackListenError, startHttpRepair, startStdioRepair } from '@dsh-harden/mcp-repair'
+import { type Command, EXIT_UNUSABLE, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
 
 const usage = `Usage: dsh-harden mcp repair [--server <name>] -- <command> [args…]
        dsh-harden mcp repair --upstream <url> [--listen <host:port>] [--server <name>]
@@ -16,6 +16,8 @@ Modes:
 
 Options:
   --listen <host:port>     where the HTTP facade listens (default 127.0.0.1:0, printed on stderr)
+  --allow-non-loopback     let --listen name an address other machines can reach (prints a warning);
+                           without it only loopback addresses are accepted
   --server <name>          the server's name in log lines
   -h, --help               show this help
 
@@ -51,7 +53,13 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
   const dashes = args.indexOf('--')
   const own = dashes === -1 ? args : args.slice(0, dashes)
   const command = dashes === -1 ? [] : args.slice(dashes + 1)
-  let values: { upstream?: string; listen?: string; server?: string; help?: boolean }
+  let values: {
+    upstream?: string
+    listen?: string
+    server?: string
+    'allow-non-loopback'?: boolean
+    help?: boolean
+  }
   try {
     values = parseOptions({
       args: [...own],
@@ -60,6 +68,7 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
         upstream: { type: 'string' },
         listen: { type: 'string' },
         server: { type: 'string' },
+        'allow-non-loopback': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values
@@ -86,7 +95,23 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
     } catch (error) {
       return usageFailure(io, 'mcp repair', error)
     }
-    const facade = await startHttpRepair({ upstream: values.upstream, ...listen, log, server: values.server })
+    let facade: Awaited<ReturnType<typeof startHttpRepair>>
+    try {
+      facade = await startHttpRepair({
+        upstream: values.upstream,
+        ...listen,
+        log,
+        server: values.server,
+        allowNonLoopback: values['allow-non-loopback'] === true,
+      })
+    } catch (error) {
+      if (error instanceof NonLoopbackListenError) {
+        // The message already names the fix (loopback, or the flag) and carries its own `mcp repair:` prefix.
+        log(error.message.replace(/^mcp repair: /, ''))
+        return EXIT_UNUSABLE
+      }
+      throw error
+    }
     log(`serving ${values.upstream} at ${facade.url}`)
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve)
