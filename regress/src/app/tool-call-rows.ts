@@ -128,15 +128,31 @@ interface CallOutcome {
   readonly text: string
 }
 
-/** What each call did in a turn: its result as the model saw it, and the file it had to leave. */
-function outcomes(turn: Turn, probes: readonly Probe[], workspace: string): Map<Probe, CallOutcome> {
+/** A probe's file as the call left it, or `undefined` when it has none or the file is absent. */
+function readProbeFile(probe: Probe | undefined, workspace: string): string | undefined {
+  const file = probe?.file?.[0]
+  const path = file === undefined ? undefined : join(workspace, file)
+  return path !== undefined && existsSync(path) ? readFileSync(path, 'utf8') : undefined
+}
+
+/**
+ * What each call did in a turn: its result as the model saw it, and the file it had to leave. `leftBehind` holds
+ * each file as read right after its call (before a later call of the same turn could change it); a probe missing
+ * there (the last call) is read after the run.
+ */
+function outcomes(
+  turn: Turn,
+  probes: readonly Probe[],
+  workspace: string,
+  leftBehind: ReadonlyMap<Probe, string | undefined>,
+): Map<Probe, CallOutcome> {
   const seen = resultsSeen(turn.requests)
   const done = new Map<Probe, CallOutcome>()
   probes.forEach((probe, step) => {
     const result = seen.get(`call_${step}_0`)
     const [file, content] = probe.file ?? []
-    const path = file === undefined ? undefined : join(workspace, file)
-    const fileOk = path === undefined || (existsSync(path) && readFileSync(path, 'utf8') === content)
+    const left = leftBehind.has(probe) ? leftBehind.get(probe) : readProbeFile(probe, workspace)
+    const fileOk = file === undefined || left === content
     const ok = resultOk(result) && fileOk
     const text =
       result === undefined
@@ -181,8 +197,14 @@ async function runRows(
     rmSync(parts.home.workspace, { recursive: true, force: true })
     const { mkdirSync } = await import('node:fs')
     mkdirSync(parts.home.workspace)
-    const turn = await parts.turn({ profile, patch, script })
-    return { turn, done: outcomes(turn, probes, parts.home.workspace) }
+    // Step n is answered once call n-1's result is back: read the file call n-1 left, before call n runs.
+    const leftBehind = new Map<Probe, string | undefined>()
+    const beforeStep = async (step: number) => {
+      const previous = probes[step - 1]
+      if (previous !== undefined) leftBehind.set(previous, readProbeFile(previous, parts.home.workspace))
+    }
+    const turn = await parts.turn({ profile, patch, script, beforeStep })
+    return { turn, done: outcomes(turn, probes, parts.home.workspace, leftBehind) }
   }
   const stock = await turnFor(parts.stockProfile, stockPatch)
   const hardened = await turnFor(parts.hardenedProfile, hardenedPatch)
