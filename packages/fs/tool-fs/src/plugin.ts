@@ -6,8 +6,9 @@ export type ToolFsEscalationConfig = EscalationConfig
 
 /**
  * The cordis plugin: DSH's real `write` and `edit` tools, registered by `@deepseek-ai/dsh-tool-fs`, with escalation
- * placeholders removed before DSH validates them. `read` (no escalation fields) is left alone. Load it before
- * `tool-fs` (with or without the overlay).
+ * placeholders removed before DSH validates them. `read` (no escalation fields) is left alone. Row order does not
+ * matter, with or without the overlay: a tool registered before this plugin started is changed in place
+ * (`addDefinitionTransform`).
  */
 export const HardenToolFs = escalationPlugin<Context>({
   name: 'dsh-harden-tool-fs',

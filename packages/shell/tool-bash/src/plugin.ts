@@ -6,7 +6,8 @@ export type ToolBashEscalationConfig = EscalationConfig
 
 /**
  * The cordis plugin: DSH's real `bash` tool, registered by `@deepseek-ai/dsh-tool-bash`, with escalation
- * placeholders removed before DSH validates them. Load it before `tool-bash` (with or without the overlay).
+ * placeholders removed before DSH validates them. Row order does not matter, with or without the overlay: a tool
+ * registered before this plugin started is changed in place (`addDefinitionTransform`).
  */
 export const HardenToolBash = escalationPlugin<Context>({
   name: 'dsh-harden-tool-bash',

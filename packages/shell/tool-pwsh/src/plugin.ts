@@ -6,7 +6,8 @@ export type ToolPwshEscalationConfig = EscalationConfig
 
 /**
  * The cordis plugin: DSH's real `pwsh` tool, registered by `@deepseek-ai/dsh-tool-pwsh`, with escalation
- * placeholders removed before DSH validates them. Load it before `tool-pwsh` (with or without the overlay).
+ * placeholders removed before DSH validates them. Row order does not matter, with or without the overlay: a tool
+ * registered before this plugin started is changed in place (`addDefinitionTransform`).
  */
 export const HardenToolPwsh = escalationPlugin<Context>({
   name: 'dsh-harden-tool-pwsh',
