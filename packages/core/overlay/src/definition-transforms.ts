@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { recordedRegistration, recordSource } from './early.ts'
+import { stderrAndLogger } from './notices.ts'
 import { installOwnMethod } from './own-method.ts'
 import type { RegisteredTool, RegisterMethod } from './registration.ts'
 import { rewriteRegistered } from './registry-tables.ts'
@@ -227,7 +228,12 @@ export function addDefinitionTransform(ctx: Context, transform: DefinitionTransf
   const own = stage
   own.count++
   // DSH's first-party tools are mounted with the session's agent, often before a tool package's row has applied.
-  rewriteRegistered(tools, (entry) => withLateTransform(tools, entry, transform))
+  if (!rewriteRegistered(tools, (entry) => withLateTransform(tools, entry, transform)))
+    stderrAndLogger(ctx)(
+      `dsh-harden: ${transform.name}: this DSH tool registry is not the rc.8 shape (no named tables in its layers), ` +
+        `so a tool registered before ${transform.name} started keeps its definition. Pin @deepseek-ai/dsh-tools ` +
+        'to 0.1.0-rc.8 or report this.',
+    )
   return () => {
     set.delete(transform)
     rewriteRegistered(tools, (entry) => withoutTransform(entry, transform, set))

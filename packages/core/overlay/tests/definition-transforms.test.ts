@@ -7,7 +7,7 @@ import {
   type Registration,
   SourceRecorder,
 } from '../src/index.ts'
-import { dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
+import { captureStderr, dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
 
 const RAW = Symbol.for('cordis.original')
 const NULLABLE = {
@@ -196,5 +196,20 @@ describe('definition transforms (the extension point tool packages use)', () => 
       expect(seen).toEqual([['echo', { source: undefined, unrecorded: true }]])
       expect(app.tools.get('echo')?.parameters).toBe(VALID)
     })
+  })
+
+  it('says on stderr when the registry is not the rc.8 shape, instead of silently missing early tools', async () => {
+    const app = await dshRuntime()
+    const raw = (app.tools as unknown as Record<symbol, Record<string, unknown>>)[RAW]!
+    const layers = raw.layers
+    raw.layers = {}
+    const stderr = captureStderr()
+    try {
+      await app.plugin(transformPlugin(widening([])))
+    } finally {
+      stderr.restore()
+      raw.layers = layers
+    }
+    expect(stderr.text()).toMatch(/^dsh-harden: test-widening: this DSH tool registry is not the rc\.8 shape/)
   })
 })
