@@ -40,9 +40,12 @@ function registerInto(
 /** The profile variant: every tool is registered with its deepseek wire schema, projected at register time. */
 const DEEPSEEK: OverlayConfig = { profile: 'deepseek' }
 
-/** Fails before any timing if the hardened runtime does not reject a bare property table: we would time nothing. */
+/**
+ * Fails before any timing if the hardened runtime does not reject a bare property table: we would time nothing. The
+ * probe runtime uses `mode: 'throw'` (the default, `refuse`, skips the tool without throwing), so a refusal is seen.
+ */
 async function assertOverlayGuards(overlay: OverlayConfig): Promise<void> {
-  const app = await createToolRuntime({ hardened: true, overlay })
+  const app = await createToolRuntime({ hardened: true, overlay: { ...overlay, mode: 'throw' } })
   const bare = { ...generateTools(1)[0]!, name: 'bench_probe', parameters: { path: { type: 'string' } } }
   try {
     app.tools.register(bare)()
