@@ -74,6 +74,8 @@ export interface EscalationTransformOptions {
 /** Who registers a tool: `@dsh-harden/overlay`'s `Registration` (the registering plugin's cordis name). */
 export interface ToolRegistration {
   readonly source: string | undefined
+  /** Registered before anything that records sources was running (the overlay's `early` row names it). */
+  readonly unrecorded?: true | undefined
 }
 
 /** The shape `@dsh-harden/overlay`'s `addDefinitionTransform` takes (structural, so this package needs no overlay). */
@@ -101,8 +103,11 @@ export function escalationTransform(options: EscalationTransformOptions): Escala
       const name = definition.name
       if (typeof name !== 'string' || !Object.hasOwn(options.families, name)) return undefined
       if (registration.source !== options.source) {
-        const by =
-          registration.source === undefined ? 'outside any plugin' : `by plugin "${registration.source}"`
+        const by = registration.unrecorded
+          ? 'before this row started, by a plugin nothing recorded (add the @dsh-harden/overlay/early row to name it)'
+          : registration.source === undefined
+            ? 'outside any plugin'
+            : `by plugin "${registration.source}"`
         options.onSkipped?.(
           `${options.name}: left the tool "${name}" registered ${by} alone; only DSH's own "${name}" (registered by "${options.source}") gets the escalation rules`,
         )

@@ -162,4 +162,13 @@ describe('the escalation transform selects DSH’s own tools by who registers th
     expect(t.transform(definition('grep'), { source: 'tool-bash' })).toBeUndefined()
     expect(skipped).toHaveLength(2)
   })
+
+  it('says how to name the plugin of a tool registered before anything recorded sources', () => {
+    const skipped: string[] = []
+    const t = transform((message) => skipped.push(message))
+    expect(t.transform(definition('bash'), { source: undefined, unrecorded: true })).toBeUndefined()
+    expect(skipped).toEqual([
+      'dsh-harden-tool-bash: left the tool "bash" registered before this row started, by a plugin nothing recorded (add the @dsh-harden/overlay/early row to name it) alone; only DSH\'s own "bash" (registered by "tool-bash") gets the escalation rules',
+    ])
+  })
 })
