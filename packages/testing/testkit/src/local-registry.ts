@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { stopChild } from '@dsh-harden/mcp-client/fixtures'
 import { READY_PREFIX } from './registry-server.ts'
 import { buildPackages, packPackage, publishablePackages } from './workspace-packages.ts'
 
@@ -84,18 +85,6 @@ function waitForReady(child: ChildProcess, output: () => string): Promise<string
   })
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
-    child.once('exit', () => {
-      clearTimeout(kill)
-      resolve()
-    })
-    child.kill('SIGTERM')
-  })
-}
-
 /**
  * Starts a real verdaccio on a free 127.0.0.1 port with a temp storage; no uplink for @dsh-harden/*. `port` asks for a
  * fixed port instead (a URL that stays the same across runs, for a hand-written `.npmrc`).
@@ -123,7 +112,7 @@ export async function startLocalRegistry(options?: {
   child.stderr.on('data', keep)
 
   const cleanUp = async () => {
-    await stopChild(child)
+    await stopChild(child, STOP_TIMEOUT_MS)
     await rm(work, { recursive: true, force: true })
   }
   let url: string
