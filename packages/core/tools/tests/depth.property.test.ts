@@ -60,11 +60,15 @@ function chainDecoder(depth: number, leaf: Decoder, syntheticNull: readonly stri
 /** Wraps objects in proxies that count every read the decoder makes of them. */
 function counted(): { wrap: (o: object) => object; reads: () => number } {
   let reads = 0
+  const count = <T>(result: T): T => {
+    reads++
+    return result
+  }
   const handler: ProxyHandler<object> = {
-    get: (target, key, receiver) => (reads++, Reflect.get(target, key, receiver)),
-    has: (target, key) => (reads++, Reflect.has(target, key)),
-    ownKeys: (target) => (reads++, Reflect.ownKeys(target)),
-    getOwnPropertyDescriptor: (target, key) => (reads++, Reflect.getOwnPropertyDescriptor(target, key)),
+    get: (target, key, receiver) => count(Reflect.get(target, key, receiver)),
+    has: (target, key) => count(Reflect.has(target, key)),
+    ownKeys: (target) => count(Reflect.ownKeys(target)),
+    getOwnPropertyDescriptor: (target, key) => count(Reflect.getOwnPropertyDescriptor(target, key)),
   }
   return { wrap: (o) => new Proxy(o, handler), reads: () => reads }
 }
@@ -214,7 +218,8 @@ describe('the whole contract at depth: root contract, projection, decoding, vali
     for (let i = 0; i < 5_000; i++) chain = { type: 'object', properties: { a: chain }, required: ['a'] }
     const schema = { type: 'object', properties: { x: chain } }
     /** Runs `work` under `frames` frames of recursion. */
-    const under = (frames: number, work: () => void): void => (frames === 0 ? work() : under(frames - 1, work))
+    const under = (frames: number, work: () => void): void =>
+      frames === 0 ? work() : under(frames - 1, work)
     let free = 0
     try {
       for (;;) under(++free * 1_000, () => {})

@@ -90,7 +90,9 @@ describe('@dsh-harden/tool-bash over the real sandbox', () => {
   it('loaded after DSH registered bash (as in the app), it applies at once and is undone with its row', async () => {
     if (!confines) return
     const { bash, harden } = await compose('workspace-write', 'after')
-    expect((await bash({ ...WRITE_F, sandbox_permissions: null, justification: null })).isError).not.toBe(true)
+    expect((await bash({ ...WRITE_F, sandbox_permissions: null, justification: null })).isError).not.toBe(
+      true,
+    )
     await harden?.dispose()
     expect((await bash({ ...WRITE_F, ...MATERIALIZED })).content[0]?.text).toBe(
       'Error: invalid justification: expected a non-empty sentence',
