@@ -23,6 +23,17 @@ describe('dsh-harden lint: one verdict per registered tool', { timeout: 30_000 }
     expect(Object.keys(bad.errors[0] ?? {})).toEqual(['pointer', 'rule', 'message', 'hint'])
   })
 
+  it('passes a tool whose schema ajv cannot compile, with a note naming the construct and the fallback (exit 0)', async () => {
+    const { code, report } = await lintJson('tests/fixtures/uncompilable.mjs')
+    expect(code).toBe(0)
+    expect(report.tools.map((tool) => [tool.name, tool.ok])).toEqual([['twin_ids', true]])
+    const notes = report.notes.filter((note) => note.includes('ajv cannot compile'))
+    expect(notes).toHaveLength(1)
+    expect(notes[0]).toMatch(/^tool "twin_ids" from plugin "dsh-uncompilable"/)
+    expect(notes[0]).toMatch(/\$id. or .\$anchor. used twice/)
+    expect(notes[0]).toMatch(/checked by DSH validateJsonSchemaValue instead/)
+  })
+
   it('prints one line per tool and each violation with its fix in the text report', async () => {
     const { code, stdout } = await runCli(['lint', 'tests/fixtures/mixed.mjs'])
     expect(code).toBe(1)

@@ -6,7 +6,9 @@ import {
   type RegisteredTool,
   type RegisterMethod,
   type RegistrationVerdict,
+  validatorProblemNotice,
 } from '@dsh-harden/overlay'
+import type { ValidatorProblem } from '@dsh-harden/tools'
 import { captureUncaught } from '../uncaught.ts'
 import { messageOf, readInject } from './inject.ts'
 import { type LoadedPlugin, PluginLoadError } from './load.ts'
@@ -43,7 +45,11 @@ export async function mountAndLint(loaded: LoadedPlugin, options: MountOptions):
   const tools: ToolEntry[] = []
   const findings: string[] = []
   const notes: string[] = []
-  await app.plugin(collector(tools, loaded.name ?? null))
+  // A schema ajv cannot compile still registers (DSH's own validator checks its arguments): a note, not a failure.
+  const onValidatorProblem = (problem: ValidatorProblem): void => {
+    notes.push(validatorProblemNotice(problem).replace(/^dsh-harden: /, ''))
+  }
+  await app.plugin(collector(tools, loaded.name ?? null, onValidatorProblem))
 
   const inject = readInject(loaded.plugin)
   notes.push(...inject.notes)
@@ -126,7 +132,11 @@ async function runPlugin(app: Context, loaded: LoadedPlugin, timeoutMs: number):
  * The lint plugin: DSH's own `register` checks (output, timeoutMs, reserved and duplicate names) are caught and
  * reported instead of ending `apply`, then the overlay guards the root contract in `collect` mode on top of them.
  */
-function collector(tools: ToolEntry[], pluginName: string | null) {
+function collector(
+  tools: ToolEntry[],
+  pluginName: string | null,
+  onValidatorProblem: (problem: ValidatorProblem) => void,
+) {
   let passed: ToolEntry | undefined
   let incoming: RegisteredTool | undefined
   const onVerdict = ({ identity, error }: RegistrationVerdict): void => {
@@ -169,7 +179,7 @@ function collector(tools: ToolEntry[], pluginName: string | null) {
         'dsh-harden lint: catch DSH register errors',
       )
       ctx.effect(
-        () => installOnToolsService(ctx, { mode: 'collect', onVerdict }),
+        () => installOnToolsService(ctx, { mode: 'collect', onVerdict, onValidatorProblem }),
         'dsh-harden lint: collect verdicts',
       )
       // Outermost: the definition as the plugin passed it, so even a failing tool's description is known.

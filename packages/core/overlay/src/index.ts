@@ -7,6 +7,7 @@ export {
   type Registration,
 } from './definition-transforms.ts'
 export { recordedSource, SourceRecorder } from './early.ts'
+export { validatorProblemNotice } from './notices.ts'
 export { HardenOverlay, installOnToolsService, type OverlayConfig } from './plugin.ts'
 export { installOnToolRuntimePrototype, type ToolRuntimeClass } from './prototype.ts'
 export {
