@@ -72,7 +72,8 @@ export interface ScriptOptions {
 
 export const SCRIPT_EXHAUSTED_TEXT = '(model script exhausted)'
 
-function contentText(content: unknown): string {
+/** The text of a chat message's `content` (string or parts). */
+export function contentText(content: unknown): string {
   if (typeof content === 'string') return content
   if (Array.isArray(content)) {
     return content

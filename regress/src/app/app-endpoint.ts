@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type FunctionTool, rejectionOf } from '../deepseek-endpoint.ts'
 import { readBody, type StreamedCall, sendError, serveLocally, streamMessage } from '../deepseek-wire.ts'
-import type { ChatMessage, ScriptStep } from '../model-script.ts'
+import { type ChatMessage, contentText, type ScriptStep } from '../model-script.ts'
 
 /**
  * The DeepSeek-compatible endpoint the real `dsh` app talks to in the app rows. It differs from model-script.ts in
@@ -32,21 +32,6 @@ export interface AppEndpoint {
 
 export const APP_FINAL_TEXT = 'done'
 export const APP_TITLE_TEXT = 'regress turn'
-
-/** The text of a chat message's `content` (string or parts). */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content
-  if (Array.isArray(content)) {
-    return content
-      .map((part: unknown) =>
-        typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
-          ? (part as { text: string }).text
-          : '',
-      )
-      .join('')
-  }
-  return content === undefined || content === null ? '' : JSON.stringify(content)
-}
 
 /** Reads one `/chat/completions` body into what the app rows look at. Pure; `step` is filled in by the caller. */
 export function readAppRequest(body: unknown): Omit<AppRequest, 'step'> {

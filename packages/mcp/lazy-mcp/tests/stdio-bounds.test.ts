@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { MAX_MESSAGE_BYTES } from '@dsh-harden/mcp-repair'
+import { collectLines } from '@dsh-harden/mcp-repair/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serveGatewayOverStdio } from '../src/index.ts'
 import { TINY_SERVER, tempDir } from './servers.ts'
@@ -22,14 +23,7 @@ describe('the gateway’s own stdio input is bounded', () => {
     )
     const input = new PassThrough()
     const output = new PassThrough()
-    const lines: string[] = []
-    let buffered = ''
-    output.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8')
-      const parts = buffered.split('\n')
-      buffered = parts.pop() ?? ''
-      lines.push(...parts)
-    })
+    const lines = collectLines(output)
     const gateway = await serveGatewayOverStdio({
       configFile: config,
       input,

@@ -1,20 +1,13 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { FAULT_SERVER } from '../fixtures/index.ts'
+import { collectLines, FAULT_SERVER } from '../fixtures/index.ts'
 import { startStdioRepair } from '../src/index.ts'
 
 /** The proxy in-process over the fault FIXTURE server, with a small line limit; the client side is raw lines. */
 function proxy(maxLineBytes: number, command = process.execPath, args = [FAULT_SERVER]) {
   const input = new PassThrough()
   const output = new PassThrough()
-  const lines: string[] = []
-  let buffered = ''
-  output.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString('utf8')
-    const parts = buffered.split('\n')
-    buffered = parts.pop() ?? ''
-    lines.push(...parts)
-  })
+  const lines = collectLines(output)
   const log: string[] = []
   const repair = startStdioRepair({
     command,
