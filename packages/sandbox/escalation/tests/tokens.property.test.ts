@@ -17,6 +17,16 @@ function clock(start = 1_000) {
   return { now: () => now, advance: (ms: number) => (now += ms) }
 }
 
+/** One fixed binding, for the tests that are about the store rather than the binding. */
+const b: DenialBinding = {
+  session: 's',
+  tool: 'bash',
+  target: 'x',
+  workdir: '/w',
+  mode: 'read-only',
+  effect: 'e',
+}
+
 describe('DenialTokenStore', () => {
   it('redeems a fresh token exactly once, for exactly its binding', () => {
     fc.assert(
@@ -61,14 +71,6 @@ describe('DenialTokenStore', () => {
 
   it("a mismatched attempt does not burn the real retry's token", () => {
     const store = new DenialTokenStore()
-    const b: DenialBinding = {
-      session: 's',
-      tool: 'bash',
-      target: 'x',
-      workdir: '/w',
-      mode: 'read-only',
-      effect: 'e',
-    }
     const { token } = store.issue(b)
     expect(store.redeem(token, { ...b, session: 'other' }).ok).toBe(false)
     expect(store.redeem(token, b).ok).toBe(true)
@@ -76,14 +78,6 @@ describe('DenialTokenStore', () => {
 
   it('issues distinct, unguessable tokens and forgets the oldest past its bound', () => {
     const store = new DenialTokenStore({ maxTokens: 2 })
-    const b: DenialBinding = {
-      session: 's',
-      tool: 'bash',
-      target: 'x',
-      workdir: '/w',
-      mode: 'read-only',
-      effect: 'e',
-    }
     const tokens = [store.issue(b).token, store.issue(b).token, store.issue(b).token]
     expect(new Set(tokens).size).toBe(3)
     for (const token of tokens) expect(token).toMatch(/^esc_[A-Za-z0-9_-]{22}$/)
