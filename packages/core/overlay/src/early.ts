@@ -1,50 +1,18 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { registrationOf, toolsOfReceiver } from './definition-transforms.ts'
+import { toolsOfReceiver } from './dsh-registry.ts'
+import { pendingOrigin, recordedOrigin, recordOrigin } from './origins.ts'
 import { installOwnMethod } from './own-method.ts'
+import { registrationOf } from './registrant.ts'
 import type { RegisteredTool, RegisterMethod } from './registration.ts'
 
 // Symbol.for, not module state: the recorder and the overlay may be two module instances of this package.
-const SOURCES = Symbol.for('dsh-harden.overlay.sources')
 const RECORDING = Symbol.for('dsh-harden.overlay.recording')
 
 type Slots = Record<symbol, unknown>
 
-function sourcesOf(tools: object): WeakMap<object, string | undefined> | undefined {
-  return (tools as Slots)[SOURCES] as WeakMap<object, string | undefined> | undefined
-}
-
-function createdSourcesOf(tools: object): WeakMap<object, string | undefined> {
-  let sources = sourcesOf(tools)
-  if (sources === undefined) {
-    sources = new WeakMap()
-    Object.defineProperty(tools, SOURCES, { value: sources })
-  }
-  return sources
-}
-
-/** The plugin that registered `definition`, if the recorder saw the registration. */
+/** The plugin that registered `definition`, if the recorder (or another `register` wrapper) saw the registration. */
 export function recordedSource(tools: object, definition: RegisteredTool): string | undefined {
-  return recordedRegistration(tools, definition)?.source
-}
-
-/**
- * Who registered `definition`, or `undefined` when nothing recorded it (as opposed to `{ source: undefined }`: a
- * registration from the root context).
- */
-export function recordedRegistration(
-  tools: object,
-  definition: RegisteredTool,
-): { readonly source: string | undefined } | undefined {
-  if (typeof definition !== 'object' || definition === null) return undefined
-  const sources = sourcesOf(tools)
-  return sources?.has(definition) ? { source: sources.get(definition) } : undefined
-}
-
-/** Notes who registered `definition`, unless already noted: the recorder does, and so does the transform stage. */
-export function recordSource(tools: object, definition: RegisteredTool, source: string | undefined): void {
-  if (typeof definition !== 'object' || definition === null) return
-  const sources = createdSourcesOf(tools)
-  if (!sources.has(definition)) sources.set(definition, source)
+  return recordedOrigin(tools, definition)?.registration.source
 }
 
 /**
@@ -60,7 +28,13 @@ function installRecorder(tools: { register: RegisterMethod }): () => void {
     'register',
     (previous) =>
       function register(this: unknown, definition) {
-        recordSource(tools, definition, registrationOf(this).source)
+        // Below another wrapper, the registration in progress is that wrapper's: the plugin's own definition.
+        const origin = pendingOrigin(tools) ?? {
+          registered: definition,
+          registration: registrationOf(this),
+          changedBy: [],
+        }
+        recordOrigin(tools, definition, origin)
         return previous.call(this, definition)
       },
   )

@@ -1,66 +1,19 @@
-import { installOwnMethod } from './own-method.ts'
+import { type DshRegistry, RUN_CODE_NAME, type ToolView } from './dsh-registry.ts'
 import type { RegisteredTool } from './registration.ts'
-
-/**
- * The parts of rc.8 `ToolRuntime` (`packages/core/tools/src/index.ts`) the read guard relies on. Both are private in
- * DSH's TypeScript and plain properties at runtime: `view(scope)` is the one resolver behind `get()`, `schemas()`,
- * the prompt's tool provider (`wireSchemas`) and execution lookup; `layers` (`ScopedLayers` from `dsh-scope`) holds
- * the global and per-agent `NamedEntries` tables.
- */
-interface ToolView {
-  readonly visible: ReadonlyMap<string, RegisteredTool>
-}
-
-interface ToolTable {
-  entries(): Iterable<[string, RegisteredTool]>
-}
-
-interface RegistryInternals {
-  view: (this: unknown, scope?: unknown) => ToolView
-  readonly layers: {
-    readonly global: { readonly tools: ToolTable }
-    readonly scoped: ReadonlyMap<unknown, { readonly tools: ToolTable }>
-  }
-}
 
 /** What a tool looks like to every reader: the definition to show (itself, or its repaired form), or `undefined`. */
 export type ToolFilter = (definition: RegisteredTool) => RegisteredTool | undefined
 
-// DSH builds this one itself for Code Mode, with parameters that depend on the code runtime: never ours to judge.
-const RUN_CODE_NAME = 'run_code'
-
-function internalsOf(tools: object): RegistryInternals | undefined {
-  const candidate = tools as Partial<RegistryInternals>
-  const layers = candidate.layers
-  if (typeof candidate.view !== 'function' || typeof layers?.global?.tools?.entries !== 'function')
-    return undefined
-  if (!(layers.scoped instanceof Map)) return undefined
-  return candidate as RegistryInternals
-}
-
-/** Every definition in the registry right now: the global layer, then each agent scope's own layer. */
-export function registeredTools(tools: object): RegisteredTool[] | undefined {
-  const internals = internalsOf(tools)
-  if (internals === undefined) return undefined
-  const found: RegisteredTool[] = []
-  for (const [name, definition] of internals.layers.global.tools.entries())
-    if (name !== RUN_CODE_NAME) found.push(definition)
-  for (const layer of internals.layers.scoped.values())
-    for (const [name, definition] of layer.tools.entries()) if (name !== RUN_CODE_NAME) found.push(definition)
-  return found
-}
-
 /**
- * Installs `filter` on the registry's view as an own `view` of the live instance, so every reader — the request DSH
- * sends, `get()`, `schemas()`, execution — sees only what the filter admits, however and whenever a tool got in.
- * Returns the uninstaller, or `undefined` when this DSH's registry does not have the rc.8 shape.
+ * Installs `filter` on the registry's view, so every reader — the request DSH sends, `get()`, `schemas()`, Code Mode's
+ * SDK, execution — sees only what the filter admits, however and whenever a tool got in. Only `visible` changes: a
+ * withheld tool's name stays in `knownNames` and `restrictableNames`, as a registered tool's does, so a `toolOrder` or
+ * a subagent's `toolFilter` naming it works whichever of the overlay and its plugin started first. One pass over the
+ * view DSH built, one `WeakMap` lookup per definition; the map is copied only when something is hidden or replaced.
+ * Returns the uninstaller.
  */
-export function installReadGuard(tools: object, filter: ToolFilter): (() => void) | undefined {
-  const internals = internalsOf(tools)
-  if (internals === undefined) return undefined
-  return installOwnMethod<'view', RegistryInternals['view']>(
-    internals,
-    'view',
+export function installReadGuard(registry: DshRegistry, filter: ToolFilter): () => void {
+  return registry.wrapView(
     (previous) =>
       function view(this: unknown, scope?: unknown): ToolView {
         const result = previous.call(this, scope)

@@ -4,20 +4,19 @@ import {
   type EnforceOptions,
   JsonSchemaError,
   type ProfileId,
+  type RepairReport,
   type RootContractMode,
   type ToolContract,
   type ToolIdentity,
   type ValidatorProblem,
 } from '@dsh-harden/tools'
 import { bindContract } from './contract-definition.ts'
-import {
-  type Registration,
-  registrationOf,
-  toolsOfReceiver,
-  withDefinitionTransforms,
-} from './definition-transforms.ts'
+import { withDefinitionTransforms } from './definition-transforms.ts'
 import { DSH_FALLBACK_VALIDATOR } from './dsh-fallback.ts'
+import { toolsOfReceiver } from './dsh-registry.ts'
 import { stderrOnly, validatorProblemNotice } from './notices.ts'
+import { recordOrigin } from './origins.ts'
+import { type Registration, registrationOf } from './registrant.ts'
 
 /** The slice of DSH's `ToolDefinition` the overlay reads; everything else passes through untouched. */
 export interface RegisteredTool {
@@ -77,10 +76,25 @@ export interface RoutedBinding {
   readonly argumentProfile: (exec: unknown) => ProfileId | undefined
 }
 
-/** The outcome for one definition: the one to register (the same object when nothing changes), or the refusal. */
+/** The parts of the options that decide a judgement; the callbacks only report it. */
+export type JudgeOptions = Pick<
+  RegistrationGuardOptions,
+  'mode' | 'limits' | 'profile' | 'routed' | 'validateArguments'
+>
+
+/**
+ * The outcome for one definition: the one to hand DSH (the same object when nothing changes) with what was repaired
+ * and what ajv could not compile, or the refusal.
+ */
 export type Judgement<D> =
-  | { readonly kind: 'accepted'; readonly definition: D }
-  | { readonly kind: 'refused'; readonly error: JsonSchemaError }
+  | {
+      readonly kind: 'accepted'
+      readonly identity: ToolIdentity
+      readonly definition: D
+      readonly report?: RepairReport | undefined
+      readonly problem?: ValidatorProblem | undefined
+    }
+  | { readonly kind: 'refused'; readonly identity: ToolIdentity; readonly error: JsonSchemaError }
 
 function toolNameOf(definition: RegisteredTool | undefined): string {
   try {
@@ -92,63 +106,104 @@ function toolNameOf(definition: RegisteredTool | undefined): string {
 }
 
 /**
- * Checks one definition against the root contract and binds it for the route: the single decision both the
- * registration guard and the sweep of tools registered earlier (`read-guard.ts`) make.
+ * Checks one definition against the root contract and binds it for the route: the single decision every path into
+ * the registry makes (a registration, the sweep of tools registered earlier, a tool rebuilt for a late transform).
+ * It reports nothing itself; the caller words and records the judgement.
  */
 export function judgeTool<D extends RegisteredTool>(
   definition: D,
   registration: Registration,
-  options: RegistrationGuardOptions,
+  options: JudgeOptions,
 ): Judgement<D> {
   const identity: ToolIdentity = { tool: toolNameOf(definition), source: registration.source }
+  let report: RepairReport | undefined
+  let problem: ValidatorProblem | undefined
   const contractOptions: ContractOptions = {
     mode: options.mode === 'repair' ? 'repair' : 'throw',
     limits: options.limits,
-    onRepair: options.onRepair,
+    onRepair: (repaired) => {
+      report = repaired
+    },
     fallbackValidator: DSH_FALLBACK_VALIDATOR,
-    onValidatorProblem:
-      options.onValidatorProblem ?? ((problem) => stderrOnly(validatorProblemNotice(problem))),
+    onValidatorProblem: (found) => {
+      problem = found
+    },
   }
   let contract: ToolContract
   try {
     contract = compileToolContract(readParameters(definition, identity), identity, contractOptions)
   } catch (error) {
     if (!(error instanceof JsonSchemaError)) throw error
-    options.onVerdict?.({ identity, error })
-    return { kind: 'refused', error }
+    return { kind: 'refused', identity, error }
   }
-  options.onVerdict?.({ identity, error: null })
-  return { kind: 'accepted', definition: accepted(definition, contract, options) }
+  return { kind: 'accepted', identity, definition: accepted(definition, contract, options), report, problem }
 }
+
+/** Hands a judgement to the callbacks of `options`, as a bare guard reports it. */
+function reportJudgement(judgement: Judgement<unknown>, options: RegistrationGuardOptions): void {
+  if (judgement.kind === 'refused') {
+    options.onVerdict?.({ identity: judgement.identity, error: judgement.error })
+    return
+  }
+  if (judgement.report !== undefined) options.onRepair?.(judgement.report)
+  if (judgement.problem !== undefined)
+    (options.onValidatorProblem ?? ((problem) => stderrOnly(validatorProblemNotice(problem))))(
+      judgement.problem,
+    )
+  options.onVerdict?.({ identity: judgement.identity, error: null })
+}
+
+/** What one registration hands DSH: the definition to insert, an error to throw, or nothing at all. */
+export type Admitted<D> =
+  | { readonly insert: D }
+  | { readonly refuse: JsonSchemaError }
+  | { readonly skip: true }
 
 const unregisterNothing = (): void => {}
 
 /**
- * Wraps a `register` implementation (DSH `ToolRuntime.register`, `packages/core/tools/src/index.ts`) so every tool's
- * `parameters` pass the root contract first. `this` is passed through, so cordis still attributes the registration
- * to the calling plugin and disposes it with that plugin. `onAccepted` sees every definition handed to DSH.
+ * Wraps a `register` implementation (DSH `ToolRuntime.register`, `packages/core/tools/src/index.ts`) so that `admit`
+ * decides what each registration hands it, after the tool packages' definition transforms. `this` is passed through,
+ * so cordis still attributes the registration to the calling plugin and disposes it with that plugin.
+ */
+export function admittingRegister<D extends RegisteredTool>(
+  original: RegisterMethod<D>,
+  admit: (definition: D, registration: Registration) => Admitted<D>,
+): RegisterMethod<D> {
+  return function register(this: unknown, given: D): () => void {
+    const tools = toolsOfReceiver(this)
+    return withDefinitionTransforms(tools, given, registrationOf(this), (definition, origin) => {
+      // DSH's own first check keeps its precedence: a definition it rejects for its `output` gets DSH's error.
+      if (!declaresCanonicalOutput(definition)) return original.call(this, definition)
+      const admitted = admit(definition, origin.registration)
+      if ('refuse' in admitted) throw admitted.refuse
+      if ('skip' in admitted) return unregisterNothing
+      // Noted so a transform added later rebuilds this entry from what its plugin registered.
+      if (tools !== undefined) recordOrigin(tools, admitted.insert, origin)
+      return original.call(this, admitted.insert)
+    })
+  }
+}
+
+/**
+ * Wraps a `register` implementation so every tool's `parameters` pass the root contract first; a refused tool is
+ * thrown (the default mode, `throw`) or not registered. `onAccepted` sees every definition handed to DSH.
  */
 export function guardRegister<D extends RegisteredTool>(
   original: RegisterMethod<D>,
   options: RegistrationGuardOptions = {},
   onAccepted?: (definition: D) => void,
 ): RegisterMethod<D> {
-  return function register(this: unknown, given: D): () => void {
-    const registration = registrationOf(this)
-    // Tool packages' definition transforms run first, so the contract and projection see the transformed tool.
-    return withDefinitionTransforms(toolsOfReceiver(this), given, registration, (definition) => {
-      // DSH's own first check keeps its precedence: a definition it rejects for its `output` gets DSH's error.
-      if (!declaresCanonicalOutput(definition)) return original.call(this, definition)
-      const judgement = judgeTool(definition, registration, options)
-      if (judgement.kind === 'refused') {
-        // Without a mode the guard throws: a caller that set up no notice channel must not lose the error silently.
-        if ((options.mode ?? 'throw') === 'throw') throw judgement.error
-        return unregisterNothing
-      }
-      onAccepted?.(judgement.definition)
-      return original.call(this, judgement.definition)
-    })
-  }
+  return admittingRegister(original, (definition, registration) => {
+    const judgement = judgeTool(definition, registration, options)
+    reportJudgement(judgement, options)
+    if (judgement.kind === 'refused') {
+      // Without a mode the guard throws: a caller that set up no notice channel must not lose the error silently.
+      return (options.mode ?? 'throw') === 'throw' ? { refuse: judgement.error } : { skip: true }
+    }
+    onAccepted?.(judgement.definition)
+    return { insert: judgement.definition }
+  })
 }
 
 /** The condition of DSH's first check in `ToolRuntime.register()` (packages/core/tools/src/index.ts). */
@@ -168,11 +223,7 @@ export function declaresCanonicalOutput(definition: unknown): boolean {
   }
 }
 
-function accepted<D extends RegisteredTool>(
-  definition: D,
-  contract: ToolContract,
-  options: RegistrationGuardOptions,
-): D {
+function accepted<D extends RegisteredTool>(definition: D, contract: ToolContract, options: JudgeOptions): D {
   const validateArguments = options.validateArguments ?? false
   if (options.profile !== undefined) {
     return bindContract(definition, { contract, profile: () => options.profile, validateArguments })

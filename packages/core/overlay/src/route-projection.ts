@@ -50,8 +50,11 @@ interface AssembleContext {
   readonly scope?: unknown
 }
 
-/** The definition `name` resolves to for a scope: DSH's `ToolRuntime.get(name, scope)`. */
-export type ToolLookup = (name: string, scope: unknown) => object | undefined
+/**
+ * For one scope, the definition each name resolves to, as DSH resolves it for execution (`ToolRuntime.get(name,
+ * scope)`): called once per assembly, so the scope's view is built once, not once per tool.
+ */
+export type ToolsInScope = (scope: unknown) => (name: string) => object | undefined
 
 type Listen = (
   name: string,
@@ -108,12 +111,13 @@ export class RouteProjection implements RoutedBinding {
    * The assembly with each tool's wire schema for `profile`. The prompt service hands over structured clones of the
    * schemas, so each tool is found again by name in the agent's scope, as DSH resolves it for execution.
    */
-  project(assembly: Assembly, profile: ProfileId, scope: unknown, lookup: ToolLookup): Assembly {
-    const tools = assembly.tools
-    if (!Array.isArray(tools)) return assembly
+  project(assembly: Assembly, profile: ProfileId, scope: unknown, tools: ToolsInScope): Assembly {
+    const schemas = assembly.tools
+    if (!Array.isArray(schemas)) return assembly
+    const lookup = tools(scope)
     let changed = false
-    const projected = tools.map((schema: ToolSchema) => {
-      const definition = typeof schema.name === 'string' ? lookup(schema.name, scope) : undefined
+    const projected = schemas.map((schema: ToolSchema) => {
+      const definition = typeof schema.name === 'string' ? lookup(schema.name) : undefined
       const contract = definition === undefined ? undefined : this.contracts.get(definition)
       if (contract === undefined) return schema
       changed = true
@@ -123,14 +127,14 @@ export class RouteProjection implements RoutedBinding {
   }
 
   /** Listens on DSH's request path; returns the disposer. */
-  install(ctx: Context, lookup: ToolLookup): () => void {
+  install(ctx: Context, tools: ToolsInScope): () => void {
     const on = (ctx as unknown as { on: Listen }).on.bind(ctx)
     const disposeAssemble = on(
       'system-prompt/assemble',
       (async (_assembly: Assembly, context: AssembleContext, next: () => Promise<Assembly>) => {
         const assembled = await next()
         const profile = this.routeOf(assembled, context)
-        return profile === undefined ? assembled : this.project(assembled, profile, context?.scope, lookup)
+        return profile === undefined ? assembled : this.project(assembled, profile, context?.scope, tools)
       }) as (...args: never[]) => unknown,
       // Outermost, so the assembly it sees already carries the model selection's variables; `global` admits the
       // assemblies of every agent scope (DSH dispatches them to `scopeTarget(systemPrompt, agent)`).

@@ -198,7 +198,7 @@ describe('definition transforms (the extension point tool packages use)', () => 
     })
   })
 
-  it('says on stderr when the registry is not the rc.8 shape, instead of silently missing early tools', async () => {
+  it('says once on stderr when the registry is not the rc.8 shape, for the transform and the overlay together', async () => {
     const app = await dshRuntime()
     const raw = (app.tools as unknown as Record<symbol, Record<string, unknown>>)[RAW]!
     const layers = raw.layers
@@ -206,10 +206,15 @@ describe('definition transforms (the extension point tool packages use)', () => 
     const stderr = captureStderr()
     try {
       await app.plugin(transformPlugin(widening([])))
+      await app.plugin(HardenOverlay)
     } finally {
       stderr.restore()
       raw.layers = layers
     }
-    expect(stderr.text()).toMatch(/^dsh-harden: test-widening: this DSH tool registry is not the rc\.8 shape/)
+    const lines = stderr.text().trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(
+      /^dsh-harden: this DSH tool registry is not the rc\.8 shape .* Pin @deepseek-ai\/dsh-tools/,
+    )
   })
 })
