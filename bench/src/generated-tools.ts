@@ -141,3 +141,44 @@ export function generateTools(count: number, seed = 1122): ToolDefinition[] {
   }
   return tools
 }
+
+/** A tool as a plugin declares it and an MCP server lists it: name, description, JSON Schema parameters. */
+export interface ToolSpec {
+  readonly name: string
+  readonly description: string
+  readonly parameters: Schema
+}
+
+/**
+ * `count` small tools of the shape most plugin and MCP tools have: a required string, a bounded integer and a flag.
+ * Descriptions carry the index, so no two schemas have the same text (a cache keyed by schema text gets no free hits).
+ */
+export function simpleToolSpecs(count: number, prefix = 'bench'): ToolSpec[] {
+  const specs: ToolSpec[] = []
+  for (let index = 0; index < count; index++) {
+    specs.push({
+      name: `${prefix}_tool_${index}`,
+      description: `Look up entries in catalogue ${index}.`,
+      parameters: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: `Text matched against catalogue ${index}.` },
+          limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Maximum number of entries.' },
+          verbose: { type: 'boolean', description: 'Include every field of each entry.' },
+        },
+        required: ['query'],
+        additionalProperties: false,
+      },
+    })
+  }
+  return specs
+}
+
+/** `simpleToolSpecs` as registrable definitions. */
+export function simpleTools(count: number, prefix = 'bench'): ToolDefinition[] {
+  return simpleToolSpecs(count, prefix).map((spec) => ({
+    ...spec,
+    output: OUTPUT,
+    execute: async () => 'ok',
+  }))
+}

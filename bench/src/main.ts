@@ -1,35 +1,28 @@
 import { availableParallelism, loadavg } from 'node:os'
-import { compileComparisons } from './compile.bench.ts'
-import { decodeComparisons } from './decode.bench.ts'
-import { gatewayActivation } from './gateway-activation.bench.ts'
-import { gatewayCalls } from './gateway-calls.bench.ts'
-import { gatewayContext } from './gateway-context.bench.ts'
 import { formatSizes, type MeasuredOutput, type SizeResult } from './gateway-report.ts'
 import { canCollectGarbage } from './gc.ts'
 import { type Comparison, type ComparisonResult, compare } from './harness.ts'
-import { normalizeComparisons } from './normalize.bench.ts'
-import { registerComparisons } from './register.bench.ts'
-import { repairProxy } from './repair-proxy.bench.ts'
 import { formatTables } from './report.ts'
-import { streamReaderComparisons } from './stream-readers.bench.ts'
-import { validateComparisons } from './validate.bench.ts'
+
+// Each module is imported only when selected, so `--only=<name>` loads that module's dependencies and no others.
 
 /** Every benchmark module, by the name `--only=` selects it with. */
-const BENCHES: Readonly<Record<string, () => Comparison[] | Promise<Comparison[]>>> = {
-  register: registerComparisons,
-  validate: validateComparisons,
-  compile: compileComparisons,
-  normalize: normalizeComparisons,
-  decode: decodeComparisons,
-  'stream-readers': streamReaderComparisons,
+const BENCHES: Readonly<Record<string, () => Promise<Comparison[]>>> = {
+  register: async () => (await import('./register.bench.ts')).registerComparisons(),
+  validate: async () => (await import('./validate.bench.ts')).validateComparisons(),
+  compile: async () => (await import('./compile.bench.ts')).compileComparisons(),
+  normalize: async () => (await import('./normalize.bench.ts')).normalizeComparisons(),
+  decode: async () => (await import('./decode.bench.ts')).decodeComparisons(),
+  'stream-readers': async () => (await import('./stream-readers.bench.ts')).streamReaderComparisons(),
 }
 
 /** Benchmarks that time async work themselves (`async-compare.ts`) and may report sizes; `--only=` selects them too. */
 const MEASURED: Readonly<Record<string, () => Promise<MeasuredOutput>>> = {
-  'gateway-activation': gatewayActivation,
-  'gateway-context': gatewayContext,
-  'gateway-calls': gatewayCalls,
-  'repair-proxy': repairProxy,
+  'gateway-activation': async () => (await import('./gateway-activation.bench.ts')).gatewayActivation(),
+  'gateway-context': async () => (await import('./gateway-context.bench.ts')).gatewayContext(),
+  'gateway-calls': async () => (await import('./gateway-calls.bench.ts')).gatewayCalls(),
+  'repair-proxy': async () => (await import('./repair-proxy.bench.ts')).repairProxy(),
+  assembly: async () => (await import('./assembly.bench.ts')).assembly(),
 }
 
 const json = process.argv.includes('--json')

@@ -1,7 +1,7 @@
 import { enforceToolParameters } from '@dsh-harden/tools'
 import { describe, expect, it } from 'vitest'
 import { collectFirstPartyTools } from '../src/first-party-tools.ts'
-import { generateTools } from '../src/generated-tools.ts'
+import { generateTools, simpleToolSpecs } from '../src/generated-tools.ts'
 
 describe('generateTools', () => {
   it('is deterministic, so both sides and every run register the same schemas', () => {
@@ -18,6 +18,19 @@ describe('generateTools', () => {
       const checked = enforceToolParameters(tool.parameters, { tool: tool.name, source: undefined })
       expect(checked).toStrictEqual(tool.parameters)
       expect(checked).not.toBe(tool.parameters)
+    }
+  })
+})
+
+describe('simpleToolSpecs', () => {
+  it('gives distinct names and distinct schema texts of three properties, each passing the root contract unchanged', () => {
+    const specs = simpleToolSpecs(300)
+    expect(new Set(specs.map((spec) => spec.name)).size).toBe(300)
+    expect(new Set(specs.map((spec) => JSON.stringify(spec.parameters))).size).toBe(300)
+    for (const spec of specs) {
+      expect(Object.keys(spec.parameters.properties as object)).toHaveLength(3)
+      const checked = enforceToolParameters(spec.parameters, { tool: spec.name, source: undefined })
+      expect(checked).toStrictEqual(spec.parameters)
     }
   })
 })

@@ -336,6 +336,11 @@ export interface HeadlessOptions {
   readonly env?: Readonly<Record<string, string>> | undefined
   /** Default 90 s. */
   readonly timeoutMs?: number
+  /**
+   * A command the app runs under, as words placed before `dsh` (e.g. `cpuTimeWrapper(file)` from `./app-cpu`, which
+   * records the CPU the app and the children it reaped used). Default: none, `dsh` is spawned directly.
+   */
+  readonly wrapper?: readonly string[] | undefined
 }
 
 /** A dummy key: the local endpoint ignores it, and DSH refuses to send a request without one. */
@@ -352,7 +357,9 @@ function appEnv(
 /** One headless turn: `dsh --profile <p> [--patch f]… "<prompt>"` in the home's workspace. */
 export function runHeadless(app: DshApp, home: DshHome, options: HeadlessOptions): Promise<ChildRun> {
   const patchArgs = (options.patches ?? []).flatMap((file) => ['--patch', file])
-  return runBounded(join(app.binDir, 'dsh'), ['--profile', options.profile, ...patchArgs, options.prompt], {
+  const dsh = [join(app.binDir, 'dsh'), '--profile', options.profile, ...patchArgs, options.prompt]
+  const [command, ...args] = [...(options.wrapper ?? []), ...dsh] as [string, ...string[]]
+  return runBounded(command, args, {
     cwd: home.workspace,
     env: appEnv(app, home, {
       DEEPSEEK_API_KEY: LOCAL_API_KEY,
