@@ -1,7 +1,7 @@
-import { childEnvironment } from '@dsh-harden/mcp-repair'
+import { childEnvironment } from '@dsh-harden/mcp-transport'
 
 /**
- * A stdio server's environment: the default allow-list (`DEFAULT_CHILD_ENV_NAMES` in `@dsh-harden/mcp-repair`:
+ * A stdio server's environment: the default allow-list (`DEFAULT_CHILD_ENV_NAMES` in `@dsh-harden/mcp-transport`:
  * HOME, LOGNAME, PATH, SHELL, TERM, USER, locale, TZ, TMPDIR), then the parent variables named in `passEnv`, then the
  * server's own `env`. Nothing else of the parent reaches a server, so a secret reaches it only when the user names it.
  */

@@ -11,7 +11,7 @@ import {
   newAccessToken,
   refuseByHeaders,
   tokenMatches,
-} from '@dsh-harden/mcp-repair'
+} from '@dsh-harden/mcp-transport'
 import { MAX_TIMER_DELAY_MS, MIN_IDLE_DISCONNECT_MS, parseListen } from './config.ts'
 import type { GatewayStatusSource } from './status-types.ts'
 

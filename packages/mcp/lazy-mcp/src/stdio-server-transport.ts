@@ -1,16 +1,14 @@
 import type { Readable, Writable } from 'node:stream'
-import { LineSplitter, type OversizeLine, oversizeText } from '@dsh-harden/mcp-repair'
+import { LineSplitter, lineText, type OversizeLine, oversizeLineId } from '@dsh-harden/mcp-transport'
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
-const LEADING_ID = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/
-
 /**
  * The gateway's own side of stdio (what `dsh-harden mcp gateway` reads from its MCP client), through the repo's one
  * bounded line splitter instead of the SDK's `StdioServerTransport`, whose `ReadBuffer` grows without limit. A
- * request over the limit is answered with a JSON-RPC error naming its size (when its `id` can be read), and the
- * connection carries on.
+ * request over the limit is answered with a JSON-RPC error naming its size (when its top-level `id` can be read from the
+ * dropped line's edges: `oversizeLineId`, which never throws), and the connection carries on.
  */
 export class BoundedStdioServerTransport implements Transport {
   onclose?: (() => void) | undefined
@@ -44,7 +42,7 @@ export class BoundedStdioServerTransport implements Transport {
   }
 
   #receive(line: Buffer): void {
-    const text = line.toString('utf8').replace(/\r?\n$/, '')
+    const text = lineText(line)
     if (text.trim() === '') return
     try {
       this.onmessage?.(deserializeMessage(text))
@@ -55,14 +53,14 @@ export class BoundedStdioServerTransport implements Transport {
 
   #oversize(line: OversizeLine): void {
     const problem = `a message of ${line.bytes} bytes, over the gateway's limit`
-    const match = LEADING_ID.exec(oversizeText(line))
-    if (match === null) {
-      this.onerror?.(new Error(`${problem}; dropped`))
+    const id = oversizeLineId(line)
+    if (id === undefined) {
+      this.onerror?.(new Error(`${problem}; dropped (no request id could be read from its edges)`))
       return
     }
     void this.send({
       jsonrpc: '2.0',
-      id: JSON.parse(match[1]!) as string | number,
+      id,
       error: { code: -32600, message: `${problem}; send less per request`, data: { bytes: line.bytes } },
     })
   }

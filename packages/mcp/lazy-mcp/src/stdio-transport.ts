@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import {
-  idOfMalformed,
   LineSplitter,
+  lineText,
   type OversizeLine,
-  oversizeText,
+  oversizeLineId,
   RequestTracker,
-} from '@dsh-harden/mcp-repair'
+} from '@dsh-harden/mcp-transport'
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
@@ -110,7 +110,7 @@ export class GroupStdioTransport implements Transport {
   }
 
   #receive(line: Buffer): void {
-    const text = line.toString('utf8').replace(/\r?\n$/, '')
+    const text = lineText(line)
     if (text.trim() === '') return
     let message: JSONRPCMessage
     try {
@@ -125,7 +125,7 @@ export class GroupStdioTransport implements Transport {
 
   /** A line over the limit was dropped: its request (found by the `id` at its edges) gets a JSON-RPC error. */
   #oversize(line: OversizeLine): void {
-    const owner = idOfMalformed(oversizeText(line), this.#pending)
+    const owner = this.#pending.claim(oversizeLineId(line))
     const problem = `the server wrote a message of ${line.bytes} bytes, over the gateway's limit`
     if (owner === undefined) {
       this.onerror?.(new Error(`${problem}; dropped`))

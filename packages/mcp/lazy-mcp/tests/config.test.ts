@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { CANARY_MARK, ORDINARY_ENV, SECRET_CANARIES } from '@dsh-harden/mcp-repair/fixtures'
+import { CANARY_MARK, ORDINARY_ENV, SECRET_CANARIES } from '@dsh-harden/mcp-transport/fixtures'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   childEnv,

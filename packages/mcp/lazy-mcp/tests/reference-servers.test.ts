@@ -1,4 +1,4 @@
-import { CANARY_MARK, SECRET_CANARIES } from '@dsh-harden/mcp-repair/fixtures'
+import { CANARY_MARK, SECRET_CANARIES } from '@dsh-harden/mcp-transport/fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DeliveryError, GATEWAY_TOOLS, LazyMcpGateway, type ServerConfig } from '../src/index.ts'
 import { everything, freePort, isAlive, startEverythingHttp, tempDir, until } from './servers.ts'

@@ -1,6 +1,6 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { rawRequest } from '@dsh-harden/mcp-repair/fixtures'
+import { rawRequest } from '@dsh-harden/mcp-transport/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   type GatewayStatusSnapshot,

@@ -1,11 +1,21 @@
+import { spawn } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
-import { MAX_MESSAGE_BYTES } from '@dsh-harden/mcp-repair'
-import { collectLines } from '@dsh-harden/mcp-repair/fixtures'
+import { fileURLToPath } from 'node:url'
+import { MAX_MESSAGE_BYTES } from '@dsh-harden/mcp-transport'
+import { collectLines } from '@dsh-harden/mcp-transport/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serveGatewayOverStdio } from '../src/index.ts'
 import { TINY_SERVER, tempDir } from './servers.ts'
+
+const CLI_BIN = fileURLToPath(new URL('../../../cli/bin/dsh-harden.js', import.meta.url))
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 10,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+})
 
 const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {
@@ -55,4 +65,70 @@ describe('the gateway’s own stdio input is bounded', () => {
       result: { serverInfo: { name: 'dsh-harden-lazy-mcp' } },
     })
   }, 30_000)
+})
+
+describe('the standalone gateway process survives any oversize request', () => {
+  it('an oversize line whose kept head and tail splice into bad JSON is dropped; the process answers the next requests', async () => {
+    const temp = await tempDir()
+    cleanups.push(temp.remove)
+    const config = join(temp.dir, 'gateway.json')
+    await writeFile(
+      config,
+      JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } } }),
+    )
+    // The real `dsh-harden mcp gateway` process, spoken to in raw JSON-RPC lines over its stdin.
+    const child = spawn(process.execPath, [CLI_BIN, 'mcp', 'gateway', '--config', config], {
+      env: { PATH: process.env.PATH ?? '', HOME: temp.dir },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8')
+    })
+    const exited = new Promise<void>((done) => child.once('exit', () => done()))
+    cleanups.push(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill()
+      await exited
+    })
+    const lines = collectLines(child.stdout)
+    // A gateway that died shows as EPIPE on its stdin: fail with what it printed, not with an unhandled error.
+    child.stdin.on('error', () => {})
+    const write = (text: string) =>
+      new Promise<void>((done, fail) =>
+        child.stdin.write(text, (error) =>
+          error
+            ? fail(new Error(`the gateway stopped reading (${error.message}); its stderr: ${stderr}`))
+            : done(),
+        ),
+      )
+    const answerTo = async (id: number) => {
+      for (let i = 0; i < 600; i++) {
+        const found = lines.map((line) => JSON.parse(line)).find((message) => message.id === id)
+        if (found) return found
+        if (child.exitCode !== null) throw new Error(`the gateway exited (${child.exitCode}): ${stderr}`)
+        await new Promise((done) => setTimeout(done, 25))
+      }
+      throw new Error(`no answer to ${id}; stderr: ${stderr}`)
+    }
+    // The string id opens inside the kept head and closes inside the kept tail: spliced, the head and tail read as
+    // one string with a raw newline in it, which JSON.parse rejects (the SyntaxError that ended the process).
+    await write(`{"jsonrpc":"2.0","method":"ping","id":"${'a'.repeat(MAX_MESSAGE_BYTES)}"}\n`)
+    // The SDK writes `id` last; a nested "id" inside params is not the request's.
+    const pad = 'x'.repeat(MAX_MESSAGE_BYTES)
+    await write(
+      `{"method":"tools/call","params":{"name":"mcp_servers","arguments":{"id":3,"pad":"${pad}"}},"jsonrpc":"2.0","id":9}\n`,
+    )
+    expect(await answerTo(9)).toMatchObject({
+      id: 9,
+      error: { code: -32600, message: /over the gateway's limit/ },
+    })
+    await write(`${INITIALIZE}\n`)
+    expect(await answerTo(10)).toMatchObject({
+      id: 10,
+      result: { serverInfo: { name: 'dsh-harden-lazy-mcp' } },
+    })
+    expect(lines.map((line) => JSON.parse(line).id)).toEqual([9, 10])
+    expect({ exitCode: child.exitCode, signal: child.signalCode }).toEqual({ exitCode: null, signal: null })
+    expect(stderr).not.toMatch(/SyntaxError|unexpected error/)
+  }, 60_000)
 })

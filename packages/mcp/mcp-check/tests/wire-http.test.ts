@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startEverythingHttp } from '@dsh-harden/mcp-client/fixtures'
-import { MAX_MESSAGE_BYTES } from '@dsh-harden/mcp-repair'
+import { MAX_MESSAGE_BYTES } from '@dsh-harden/mcp-transport'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openHttp } from '../src/wire/http.ts'
 

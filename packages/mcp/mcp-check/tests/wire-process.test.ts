@@ -1,4 +1,4 @@
-import { CANARY_MARK, SECRET_CANARIES } from '@dsh-harden/mcp-repair/fixtures'
+import { CANARY_MARK, SECRET_CANARIES } from '@dsh-harden/mcp-transport/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStdio } from '../src/wire/stdio.ts'
 

@@ -7,19 +7,23 @@ import {
 } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { checkListenAddress, hostAllowList, refuseByHeaders } from './http-guard.ts'
-import { MAX_MESSAGE_BYTES } from './lines.ts'
-import { describeRepair, idKey, rewriteToolsListText } from './rewrite.ts'
-import { SseRewriter } from './sse.ts'
 import {
   CONNECTION_CLOSED,
+  checkListenAddress,
+  edgeId,
   errorResponse,
+  eventDataHead,
+  hostAllowList,
   INTERNAL_ERROR,
-  idOfMalformed,
+  idKey,
+  MAX_MESSAGE_BYTES,
   type PendingRequest,
   REQUEST_TIMEOUT,
   RequestTracker,
-} from './tracker.ts'
+  refuseByHeaders,
+  SseRewriter,
+} from '@dsh-harden/mcp-transport'
+import { describeRepair, rewriteToolsListText } from './rewrite.ts'
 
 /**
  * `dsh-harden mcp repair --upstream <url> --listen <host:port>`: a Streamable HTTP facade. Requests to the upstream's
@@ -333,7 +337,7 @@ export async function startHttpRepair(options: HttpRepairOptions): Promise<HttpR
         rewrite,
         maxBytes: limit,
         onOversize: (bytes, head, tail) => {
-          const owner = idOfMalformed(`${head}\n${tail}`, tracker)
+          const owner = tracker.claim(edgeId(eventDataHead(head), tail))
           log(`the upstream sent an event of ${bytes} bytes, over ${limit}; dropped`)
           return owner === undefined
             ? ''

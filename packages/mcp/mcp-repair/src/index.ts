@@ -1,40 +1,46 @@
-export { type ChildEnvOptions, childEnvironment, DEFAULT_CHILD_ENV_NAMES } from './child-env.ts'
-export { type HttpRepair, type HttpRepairOptions, startHttpRepair } from './http-facade.ts'
+// The stream readers, id recovery, request tracker, HTTP guard, child environment and process messages moved to
+// `@dsh-harden/mcp-transport`; they stay importable from here, as this README documents them.
 export {
+  arrayElements,
   bearerToken,
+  type ChildEnvOptions,
   checkListenAddress,
+  childEnvironment,
   cookieValue,
+  DEFAULT_CHILD_ENV_NAMES,
+  describeEarlyExit,
+  describeSpawnError,
+  errorResponse,
   type HostAllowList,
   hostAllowList,
+  type IdKey,
+  idKey,
   isLoopbackHost,
-  NonLoopbackListenError,
-  newAccessToken,
-  refuseByHeaders,
-  tokenMatches,
-} from './http-guard.ts'
-export { arrayElements, memberValue, type Span, skipValue, toolsArraySpan } from './json-spans.ts'
-export {
   LineSplitter,
   type LineSplitterOptions,
   MAX_MESSAGE_BYTES,
+  memberValue,
+  NonLoopbackListenError,
+  newAccessToken,
   OVERSIZE_EDGE_BYTES,
   type OversizeLine,
-  oversizeText,
-} from './lines.ts'
-export {
-  describeEarlyExit,
-  describeSpawnError,
+  type PendingRequest,
+  RequestTracker,
+  refuseByHeaders,
+  type Span,
+  SseRewriter,
+  type SseRewriterOptions,
   STDERR_TAIL_CHARS,
+  skipValue,
   stderrTail,
-} from './process-errors.ts'
+  tokenMatches,
+  toolsArraySpan,
+} from '@dsh-harden/mcp-transport'
+export { type HttpRepair, type HttpRepairOptions, startHttpRepair } from './http-facade.ts'
 export {
   describeRepair,
-  type IdKey,
-  idKey,
   type ResponseRepair,
   type RewriteOutcome,
   rewriteToolsListText,
 } from './rewrite.ts'
-export { SseRewriter, type SseRewriterOptions } from './sse.ts'
 export { type StdioRepair, type StdioRepairOptions, startStdioRepair } from './stdio-proxy.ts'
-export { errorResponse, idOfMalformed, type PendingRequest, RequestTracker } from './tracker.ts'

@@ -1,14 +1,12 @@
 import { type IntakeResult, intakeToolList } from '@dsh-harden/mcp-client'
-import { arrayElements, type Span, skipSpace, toolsArraySpan } from './json-spans.ts'
-
-/** A JSON-RPC id as a map key (`1` and `"1"` are different requests). */
-export type IdKey = string
-
-export function idKey(id: unknown): IdKey | undefined {
-  if (typeof id === 'number') return `n:${id}`
-  if (typeof id === 'string') return `s:${id}`
-  return undefined
-}
+import {
+  arrayElements,
+  type IdKey,
+  idKey,
+  type Span,
+  skipSpace,
+  toolsArraySpan,
+} from '@dsh-harden/mcp-transport'
 
 /** What the proxy did to one `tools/list` response. */
 export interface ResponseRepair {

@@ -1,10 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import type { Readable, Writable } from 'node:stream'
-import { childEnvironment } from './child-env.ts'
-import { LineSplitter, type OversizeLine, oversizeText } from './lines.ts'
-import { describeSpawnError, STDERR_TAIL_CHARS, stderrTail } from './process-errors.ts'
+import {
+  CONNECTION_CLOSED,
+  childEnvironment,
+  describeSpawnError,
+  edgeId,
+  errorResponse,
+  INTERNAL_ERROR,
+  LineSplitter,
+  type OversizeLine,
+  oversizeLineId,
+  RequestTracker,
+  STDERR_TAIL_CHARS,
+  stderrTail,
+} from '@dsh-harden/mcp-transport'
 import { describeRepair, rewriteToolsListText } from './rewrite.ts'
-import { CONNECTION_CLOSED, errorResponse, INTERNAL_ERROR, idOfMalformed, RequestTracker } from './tracker.ts'
 
 /**
  * `dsh-harden mcp repair -- <command> [args…]`: the client talks to this process over stdio (newline-delimited
@@ -103,7 +113,7 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
 
   // Server → client: lines pass as they are, unless they answer a pending tools/list and a tool needs a repair.
   const onOversizeServerLine = (line: OversizeLine) => {
-    const owner = idOfMalformed(oversizeText(line), tracker)
+    const owner = tracker.claim(oversizeLineId(line))
     if (owner === undefined) {
       log(`the upstream wrote a line of ${line.bytes} bytes, over the limit; dropped`)
       return
@@ -127,7 +137,7 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
         write(line)
         return
       }
-      const owner = idOfMalformed(text, tracker)
+      const owner = tracker.claim(edgeId(text, text))
       if (owner === undefined) {
         log(`the upstream wrote a line that is not JSON (${line.length} bytes); passed through as it is`)
         write(line)

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http'
+import { rawRequest } from '@dsh-harden/mcp-transport/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
-import { rawRequest } from '../fixtures/index.ts'
 import { startHttpRepair } from '../src/index.ts'
 import { answer, type Script, startRawUpstream } from './raw-http-upstream.ts'
 

@@ -1,6 +1,6 @@
 import { startEverythingHttp } from '@dsh-harden/mcp-client/fixtures'
+import { rawRequest } from '@dsh-harden/mcp-transport/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
-import { rawRequest } from '../fixtures/index.ts'
 import { startHttpRepair } from '../src/index.ts'
 import { answer, startRawUpstream } from './raw-http-upstream.ts'
 

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream'
+import { collectLines } from '@dsh-harden/mcp-transport/fixtures'
 import { describe, expect, it } from 'vitest'
-import { collectLines, FAULT_SERVER } from '../fixtures/index.ts'
+import { FAULT_SERVER } from '../fixtures/index.ts'
 import { startStdioRepair } from '../src/index.ts'
 
 /** The proxy in-process over the fault FIXTURE server, with a small line limit; the client side is raw lines. */

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { childEnvironment } from '@dsh-harden/mcp-repair'
+import { childEnvironment } from '@dsh-harden/mcp-transport'
 import { runGrouped } from './processes.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { MAX_MESSAGE_BYTES, SseRewriter } from '@dsh-harden/mcp-repair'
+import { MAX_MESSAGE_BYTES, SseRewriter } from '@dsh-harden/mcp-transport'
 import { clip, type Exchange, type ExchangeOutcome, isObject, type RawConnection } from './exchange.ts'
 
 const NOISE_LIMIT = 20

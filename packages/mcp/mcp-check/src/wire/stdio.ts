@@ -1,4 +1,4 @@
-import { childEnvironment, describeEarlyExit, describeSpawnError } from '@dsh-harden/mcp-repair'
+import { childEnvironment, describeEarlyExit, describeSpawnError } from '@dsh-harden/mcp-transport'
 import {
   answerServerRequest,
   clip,

@@ -3,7 +3,7 @@
  * `mcp check` and the lazy-mcp gateway all read child output through it. Linear in the bytes read (each byte is
  * searched once, a long line is joined once), and bounded: a line over `maxBytes` is dropped as it streams, so a
  * server that never writes a newline cannot grow our memory; the caller hears about it with the line's head and tail
- * (enough to find its JSON-RPC `id`) and the stream carries on with the next line.
+ * (enough to find its JSON-RPC `id`: `oversizeLineId` in `message-id.ts`) and the stream carries on with the next line.
  */
 
 /** The largest message any reader of ours accepts: a stdio line, an HTTP body, one SSE event. */
@@ -99,7 +99,10 @@ function lastBytes(kept: Buffer, more: Buffer): Buffer {
   return Buffer.concat([kept.subarray(-(OVERSIZE_EDGE_BYTES - more.length)), more])
 }
 
-/** An oversize line as text for `id` recovery: head and tail joined by a newline (never one JSON value). */
-export function oversizeText(line: OversizeLine): string {
-  return `${line.head.toString('utf8')}\n${line.tail.toString('utf8')}`
+/** A complete line's text without its line end (`\n` or `\r\n`), decoded once, nothing else scanned. */
+export function lineText(line: Buffer): string {
+  let end = line.length
+  if (line[end - 1] === 0x0a) end--
+  if (line[end - 1] === 0x0d) end--
+  return line.toString('utf8', 0, end)
 }

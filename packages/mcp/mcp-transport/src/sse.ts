@@ -119,3 +119,17 @@ export class SseRewriter {
       .join('')}${blank}`
   }
 }
+
+/**
+ * The value of the first `data:` field in the head of an event (what `onOversize` reports), so id recovery reads the
+ * message and not the event's field names; '' when the head holds no `data:` line.
+ */
+export function eventDataHead(head: string): string {
+  let value = 5
+  if (!head.startsWith('data:')) {
+    const line = head.indexOf('\ndata:')
+    if (line === -1) return ''
+    value = line + 6
+  }
+  return head.charCodeAt(value) === 0x20 ? head.slice(value + 1) : head.slice(value)
+}

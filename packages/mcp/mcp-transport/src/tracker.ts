@@ -1,4 +1,4 @@
-import { type IdKey, idKey } from './rewrite.ts'
+import { type IdKey, idKey, type JsonRpcId } from './message-id.ts'
 
 /** A request the client sent and the server has not answered yet. */
 export interface PendingRequest {
@@ -63,6 +63,16 @@ export class RequestTracker {
     }
   }
 
+  /**
+   * The pending request a malformed or dropped message answers, by the id recovered from its edges (`edgeId`,
+   * `oversizeLineId`), removed from the tracker; undefined when no id was recovered or it names no pending request,
+   * so nobody is guessed at.
+   */
+  claim(id: JsonRpcId | undefined): PendingRequest | undefined {
+    const key = idKey(id)
+    return key !== undefined && this.pending.has(key) ? this.take(key) : undefined
+  }
+
   take(key: IdKey): PendingRequest | undefined {
     const found = this.pending.get(key)
     this.pending.delete(key)
@@ -97,26 +107,3 @@ export const CONNECTION_CLOSED = -32000
 export const REQUEST_TIMEOUT = -32001
 /** `InternalError`: the upstream answered with something that is not a JSON-RPC message. */
 export const INTERNAL_ERROR = -32603
-
-const ID_PATTERN = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/g
-
-/**
- * The pending request a malformed line names by its `"id"`: only when the line's head and tail name exactly one
- * pending request (the SDK writes `id` last, hand-written servers first). Otherwise nobody is guessed at.
- */
-export function idOfMalformed(line: string, tracker: RequestTracker): PendingRequest | undefined {
-  const window = line.length <= 8192 ? line : `${line.slice(0, 4096)}\n${line.slice(-4096)}`
-  const keys = new Set<IdKey>()
-  for (const match of window.matchAll(ID_PATTERN)) {
-    let id: unknown
-    try {
-      id = JSON.parse(match[1]!)
-    } catch {
-      continue
-    }
-    const key = idKey(id)
-    if (key !== undefined && tracker.isPending(key)) keys.add(key)
-  }
-  if (keys.size !== 1) return undefined
-  return tracker.take([...keys][0]!)
-}

@@ -1,6 +1,8 @@
 /**
- * Byte positions inside JSON text that `JSON.parse` has already accepted, so a rewrite can splice in new text for the
- * tools that change and copy every other byte from the original. Positions are UTF-16 offsets into the string.
+ * Positions inside JSON text, found in one forward pass without building values: the repair proxy's rewrite reads
+ * text `JSON.parse` has already accepted (to splice new text in for the tools that change and copy every other byte
+ * from the original); id recovery (`message-id.ts`) reads the cut edges of a dropped message, where a value may run
+ * past the end, which the `skip*` functions report as -1. Positions are UTF-16 offsets into the string.
  */
 export interface Span {
   readonly start: number
@@ -17,11 +19,12 @@ export function skipSpace(text: string, at: number): number {
   return i
 }
 
-function skipString(text: string, at: number): number {
+/** The end of the string opening at `at`, or -1 when the text ends inside it. */
+export function skipString(text: string, at: number): number {
   let i = at + 1
   for (;;) {
     const quote = text.indexOf('"', i)
-    if (quote === -1) return text.length
+    if (quote === -1) return -1
     let slashes = 0
     for (let k = quote - 1; text.charCodeAt(k) === 0x5c; k--) slashes++
     if (slashes % 2 === 0) return quote + 1
@@ -29,18 +32,19 @@ function skipString(text: string, at: number): number {
   }
 }
 
-/** The end of the JSON value starting at `at` (which must not be whitespace). */
+/**
+ * The end of the JSON value starting at `at` (which must not be whitespace), or -1 when the text ends inside it (a
+ * bare number or literal is only known to be whole when something follows it).
+ */
 export function skipValue(text: string, at: number): number {
   const first = text.charCodeAt(at)
   if (first === 0x22) return skipString(text, at)
   if (first !== 0x7b && first !== 0x5b) {
-    let i = at
-    while (i < text.length) {
+    for (let i = at; i < text.length; i++) {
       const c = text.charCodeAt(i)
-      if (c === 0x2c || c === 0x5d || c === 0x7d || isSpace(c)) break
-      i++
+      if (c === 0x2c || c === 0x5d || c === 0x7d || isSpace(c)) return i
     }
-    return i
+    return -1
   }
   let depth = 0
   let i = at
@@ -48,6 +52,7 @@ export function skipValue(text: string, at: number): number {
     const c = text.charCodeAt(i)
     if (c === 0x22) {
       i = skipString(text, i)
+      if (i === -1) return -1
       continue
     }
     if (c === 0x7b || c === 0x5b) depth++
@@ -57,7 +62,7 @@ export function skipValue(text: string, at: number): number {
     }
     i++
   }
-  return i
+  return -1
 }
 
 /** Spans of the elements of the array starting at `at`. */
