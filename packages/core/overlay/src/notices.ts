@@ -14,12 +14,15 @@ function describe(identity: ToolIdentity, early: boolean): string {
     : `${tool}${from} (registered before dsh-harden started)`
 }
 
-/** One line per refused tool: plugin, tool, each JSON pointer with its fix, and what happens now. */
+/**
+ * One line per refused tool: plugin, tool, each JSON pointer with its fix, and what happens now — the same in either
+ * load order, since a refused tool is withheld the same way whether it registered before the overlay started or after.
+ */
 export function refusalNotice(error: JsonSchemaError, early = false): string {
-  const withdrawn = early ? 'is withdrawn' : 'is not registered'
   return (
-    `dsh-harden: ${describe(error, early)} ${withdrawn}, so the model never sees it; the plugin's other tools keep ` +
-    `working. Its parameters: ${error.violations.join('; ')}. Fix the plugin's tool definition (check it with ` +
+    `dsh-harden: ${describe(error, early)} is withheld: the model never sees it and a call to it fails as an unknown ` +
+    "tool; names that mention it (toolOrder, a subagent's toolFilter) keep working, and so do the plugin's other " +
+    `tools. Its parameters: ${error.violations.join('; ')}. Fix the plugin's tool definition (check it with ` +
     '`dsh-harden lint <plugin>`).'
   )
 }
