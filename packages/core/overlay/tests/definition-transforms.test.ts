@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { describe, expect, it } from 'vitest'
+import { compileToolContract } from '@dsh-harden/tools'
+import { describe, expect, it, vi } from 'vitest'
 import {
   addDefinitionTransform,
   type DefinitionTransform,
@@ -216,5 +217,63 @@ describe('definition transforms (the extension point tool packages use)', () => 
     expect(lines[0]).toMatch(
       /^dsh-harden: this DSH tool registry is not the rc\.8 shape .* Pin @deepseek-ai\/dsh-tools/,
     )
+  })
+
+  describe('one contract per tool at any time', () => {
+    const CLOSED = {
+      type: 'object',
+      properties: { text: { type: 'string' } },
+      required: ['text'],
+      additionalProperties: false,
+    }
+    const withNote: DefinitionTransform = {
+      name: 'test-with-note',
+      transform: (definition) =>
+        definition.name === 'echo'
+          ? {
+              ...definition,
+              parameters: { ...CLOSED, properties: { ...CLOSED.properties, note: { type: 'string' } } },
+            }
+          : undefined,
+    }
+
+    for (const order of ['overlay first', 'overlay last'] as const) {
+      it(`a transform added after the tool was bound rebinds it once, to the new schema (${order})`, async () => {
+        const app = await dshRuntime()
+        const config = { profile: 'deepseek', validateArguments: true } as const
+        if (order === 'overlay first') await app.plugin(HardenOverlay, config)
+        const received: unknown[] = []
+        const echo = tool('echo', CLOSED)
+        echo.execute = async (args: unknown) => {
+          received.push(args)
+          return 'ok'
+        }
+        await app.plugin(toolPlugin('good', echo))
+        if (order === 'overlay last') await app.plugin(HardenOverlay, config)
+        await app.plugin(transformPlugin(withNote))
+        // With validateArguments, the one decode of a call for `execute` is the compiled contract's parseArguments
+        // (output.render reads the arguments through normalizeArguments, once, as a presenter): count them.
+        const prototype = Object.getPrototypeOf(
+          compileToolContract(CLOSED, { tool: 'probe', source: undefined }),
+        )
+        const decodes = vi.spyOn(prototype, 'parseArguments')
+        try {
+          const result = await (
+            app.tools as unknown as { execute(input: object): Promise<{ isError?: boolean }> }
+          ).execute({
+            signal: new AbortController().signal,
+            callId: 'c1',
+            name: 'echo',
+            arguments: { text: 'a', note: 'b' },
+          })
+          expect(result.isError).toBe(false)
+          expect(decodes).toHaveBeenCalledTimes(1)
+        } finally {
+          decodes.mockRestore()
+        }
+        expect(received).toEqual([{ text: 'a', note: 'b' }])
+        expect(app.tools.get('echo')?.parameters).toMatchObject({ properties: { note: { type: 'string' } } })
+      })
+    }
   })
 })

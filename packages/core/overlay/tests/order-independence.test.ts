@@ -24,7 +24,7 @@ describe('default mode (refuse): a bad tool never takes the session down', () =>
     expect(app.tools.get('vision_query')).toBeUndefined()
     expect(app.tools.schemas().map((s) => s.name)).toEqual(['echo'])
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/^dsh-harden: tool "vision_query" from plugin "vision" is not registered/)
+    expect(lines[0]).toMatch(/^dsh-harden: tool "vision_query" from plugin "vision" is withheld: /)
     // The pointer and the fix, as the root contract words them.
     expect(lines[0]).toContain('(root): ')
     expect(lines[0]).toContain('(fix: ')
@@ -41,7 +41,7 @@ describe('default mode (refuse): a bad tool never takes the session down', () =>
 })
 
 describe('tools registered before the overlay started', () => {
-  it('are withdrawn from every reader in the default mode, with one notice each', async () => {
+  it('are withheld from every reader in the default mode, with one notice each', async () => {
     const app = await dshRuntime()
     await app.plugin(
       toolPlugin('fast', tool('bad', BARE_TABLE), tool('also_bad', REQUIRED_TRUE), tool('ok', VALID)),
@@ -57,9 +57,9 @@ describe('tools registered before the overlay started', () => {
     const lines = stderr.text().trim().split('\n')
     expect(lines).toHaveLength(2)
     expect(lines[0]).toMatch(
-      /tool "bad" \(registered before dsh-harden started; its plugin is not known\) is withdrawn/,
+      /tool "bad" \(registered before dsh-harden started; its plugin is not known\) is withheld/,
     )
-    expect(lines[1]).toMatch(/tool "also_bad" .* is withdrawn.*\/properties\/q/)
+    expect(lines[1]).toMatch(/tool "also_bad" .* is withheld.*\/properties\/q/)
   })
 
   it('are repaired in repair mode, exactly as a later registration would be', async () => {
@@ -84,8 +84,8 @@ describe('tools registered before the overlay started', () => {
     await expect(Promise.resolve(app.plugin(HardenOverlay, { mode: 'throw' }))).rejects.toBeInstanceOf(
       JsonSchemaError,
     )
-    // The error is the message: nothing claims the tool was withdrawn.
-    expect(stderr.text()).not.toContain('withdrawn')
+    // The error is the message: nothing claims the tool was withheld.
+    expect(stderr.text()).not.toContain('withheld')
   })
 
   it('show up again unchanged when the overlay is disposed (stock DSH)', async () => {
@@ -130,8 +130,8 @@ describe('agent scopes', () => {
     expect(view.get('scoped_ok', agent)).toBeDefined()
     // Really scoped: the global view does not see it.
     expect(app.tools.get('scoped_ok')).toBeUndefined()
-    expect(stderr.text()).toMatch(/tool "scoped_early" .* is withdrawn/)
-    expect(stderr.text()).toMatch(/tool "scoped_late" .* is not registered/)
+    expect(stderr.text()).toMatch(/tool "scoped_early" .* is withheld/)
+    expect(stderr.text()).toMatch(/tool "scoped_late" .* is withheld/)
   })
 })
 
@@ -151,7 +151,7 @@ describe('the early source recorder row', () => {
     await app.plugin(HardenOverlay)
     expect((app as unknown as Awaited<ReturnType<typeof dshRuntime>>).tools.get('bad')).toBeUndefined()
     expect(stderr.text()).toMatch(
-      /tool "bad" from plugin "fast-third-party" \(registered before dsh-harden started\) is withdrawn/,
+      /tool "bad" from plugin "fast-third-party" \(registered before dsh-harden started\) is withheld/,
     )
   })
 

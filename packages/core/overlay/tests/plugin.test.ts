@@ -80,7 +80,7 @@ describe('HardenOverlay on a live DSH tools service', () => {
     lines.restore()
     expect(app.tools.get('t')).toBeUndefined()
     expect(app.tools.get('ok')).toBeDefined()
-    expect(lines.text()).toMatch(/tool "t" from plugin "p" is not registered/)
+    expect(lines.text()).toMatch(/tool "t" from plugin "p" is withheld/)
   })
 
   it('rejects an unknown mode with a message that lists the valid ones', async () => {
