@@ -10,9 +10,16 @@ import { readBody, sendError, serveLocally, streamMessage } from './deepseek-wir
  *
  * Rule 1 (observed DeepSeek text, see shared/research/anchors-schema.md §3.5): the root must be `type: "object"`,
  *   else `Invalid schema for function '<name>': schema must be a JSON Schema of 'type: "object"', got 'type: <t>'`.
+ *   The refusal quotes DeepSeek's wording.
  * Rule 2 (OpenAI-compatible behaviour; DeepSeek validates schemas, down to `pattern` regexes, even when not strict):
- *   the schema must be a valid JSON Schema, else `Invalid schema for function '<name>': <what is wrong>`.
+ *   the schema must be a valid JSON Schema. DeepSeek's own text for this class is not ours to reproduce (observed
+ *   e.g. `null is not of type "array"`, `"<re>" is not a "regex"`); this endpoint's refusal keeps DeepSeek's
+ *   `Invalid schema for function '<name>':` prefix and then says, in its own words, that the finding is ajv's
+ *   meta-schema check ({@link LOCAL_WORDING}), so no report quotes ajv as if DeepSeek had said it.
  */
+/** Marks the part of a rule-2 refusal that is this endpoint's (ajv's) wording, not DeepSeek's. */
+export const LOCAL_WORDING = 'local endpoint, ajv meta-schema check; not DeepSeek’s wording'
+
 export interface RecordedRequest {
   readonly body: string
   readonly tools: readonly { readonly name: string; readonly parametersJson: string }[]
@@ -52,10 +59,10 @@ export function rejectionOf(tool: FunctionTool): string | undefined {
     const validator = metaValidator(schema)
     if (validator.validateSchema(schema) !== true) {
       const first = validator.errors?.[0]
-      return `${prefix}: In context=${first?.instancePath || '/'}, ${first?.message ?? 'invalid schema'}`
+      return `${prefix}: [${LOCAL_WORDING}] ${first?.instancePath || '(root)'} ${first?.message ?? 'is not a valid JSON Schema'}`
     }
   } catch (error) {
-    return `${prefix}: ${(error as Error).message}`
+    return `${prefix}: [${LOCAL_WORDING}] ${(error as Error).message}`
   }
   return undefined
 }

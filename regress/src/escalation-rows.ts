@@ -21,6 +21,9 @@ const REASON = 'need to write f.txt in the workspace'
 const MATERIALIZED = { sandbox_permissions: 'workspace-write', justification: '' }
 const NULLS = { sandbox_permissions: null, justification: null }
 const LS = 'ls -a'
+/** Prints a marker before the write, so the result shows that the command ran even where the write is denied. */
+const RAN_MARKER = 'command-started'
+const RAN_THEN_WRITE_F = `echo ${RAN_MARKER}; ${WRITE_F}`
 const bash = (extra: Record<string, unknown> = {}, command = WRITE_F): EscalationCall => ({
   tool: 'bash',
   arguments: { command, description: command === LS ? 'List files' : 'Write f.txt', ...extra },
@@ -63,6 +66,9 @@ export interface EscalationCase {
 }
 
 const first = (r: EscalationScenarioResult) => r.calls[0]
+/** Whether the call's command ran: its result (what the model saw) carries the marker the command printed first. */
+const ran = (call: EscalationScenarioResult['calls'][number] | undefined) =>
+  call?.result.includes(RAN_MARKER) === true
 const ranQuietly = (r: EscalationScenarioResult) =>
   r.calls.length > 0 && r.calls.every((c) => c.ok) && r.userAsked.length === 0
 
@@ -212,9 +218,15 @@ export const ESCALATION_CASES: readonly EscalationCase[] = [
       mode: 'read-only',
       approval: 'ask',
       escalation: { denialBound: true },
-      steps: [[bash({ sandbox_permissions: 'workspace-write', justification: REASON })]],
+      steps: [[bash({ sandbox_permissions: 'workspace-write', justification: REASON }, RAN_THEN_WRITE_F)]],
     },
-    works: (r) => r.calls.length === 1 && r.userAsked.length === 0 && r.files['f.txt'] === undefined,
+    // The command ran (its first echo reached the model) in its own, read-only mode (the write did not happen), and
+    // nobody was asked.
+    works: (r) =>
+      r.calls.length === 1 &&
+      ran(first(r)) &&
+      r.userAsked.length === 0 &&
+      r.files['f.txt'] === undefined,
   },
   {
     id: 'denial-bound-retry',
@@ -247,8 +259,13 @@ export const ESCALATION_CASES: readonly EscalationCase[] = [
         [retryWithToken()],
       ],
     },
-    // Of the two parallel retries, one may ask; the other, the other command and the reuse are ignored.
-    works: (r) => r.calls.length === 5 && r.userAsked.length <= 1 && r.files['other.txt'] === undefined,
+    // Exactly the one prompt the denial bought: one of the two parallel retries asks and runs; the other, the other
+    // command and the reuse do not ask and do not run.
+    works: (r) =>
+      r.calls.length === 5 &&
+      r.userAsked.length === 1 &&
+      r.files['f.txt'] === 'hi\n' &&
+      r.files['other.txt'] === undefined,
   },
 ]
 

@@ -11,6 +11,7 @@ import { listToolsRaw, type ServerDescriptor } from '@dsh-harden/testkit/mcp-ser
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { GroupContext } from './group.ts'
 import { count } from './plural.ts'
 import type { Observed, Row, RowKind } from './row.ts'
@@ -236,9 +237,22 @@ const text = (result: unknown) =>
   ((result as { content?: unknown }).content as { text?: string }[] | undefined)?.[0]?.text
 const callError = (call: Promise<unknown>) =>
   call.then(
-    (result) => ({ error: undefined, result }),
-    (error: unknown) => ({ error: message(error), result: undefined }),
+    (result) => ({ error: undefined, result, code: undefined }),
+    (error: unknown) => ({
+      error: message(error),
+      result: undefined,
+      code: error instanceof McpError ? error.code : undefined,
+    }),
   )
+
+/**
+ * Whether a failed call was answered with a JSON-RPC error response: an `McpError` whose code came off the wire. The
+ * SDK makes two codes itself when no answer arrives (`RequestTimeout` when its timer fires, `ConnectionClosed` when
+ * the transport ends), so those two are not an answer.
+ */
+export function answeredWithError(code: number | undefined): boolean {
+  return code !== undefined && code !== ErrorCode.RequestTimeout && code !== ErrorCode.ConnectionClosed
+}
 
 const FAULTS: readonly Fault[] = [
   {
@@ -260,18 +274,24 @@ const FAULTS: readonly Fault[] = [
     id: 'malformed-json',
     kind: 'fix',
     label: 'the server answers a call with malformed JSON',
-    proves: 'a malformed JSON answer becomes a JSON-RPC error for that call, and the server keeps serving',
+    proves:
+      'a malformed JSON answer reaches the client as a JSON-RPC error for that call (not a timeout), and the connection keeps serving',
+    // One predicate for both legs, on what the SDK client observes: the call is answered with an error (a code off the
+    // wire, not the SDK's own timeout or closed-connection codes) and the next call on the same connection works.
     handled: async (c) => {
-      const { error } = await callError(
+      const { error, code } = await callError(
         c.callTool({ name: 'malformed', arguments: {} }, undefined, SHORT_REQUEST),
       )
       const echo = await callError(
         c.callTool({ name: 'echo', arguments: { text: 'ok' } }, undefined, SHORT_REQUEST),
       )
       const served = echo.result !== undefined && text(echo.result) === 'ok'
+      const answered = answeredWithError(code)
       return {
-        handled: error?.includes('malformed JSON') === true && served,
-        saw: `the call ${error === undefined ? 'returned a result' : `failed: ${error}`}; the next call ${served ? 'was answered' : `failed: ${echo.error ?? 'wrong answer'}`}`,
+        handled: answered && served,
+        saw:
+          `the call ${error === undefined ? 'returned a result' : `failed with ${answered ? 'a JSON-RPC error' : 'no answer'} (code ${code ?? 'none'}): ${error}`}` +
+          `; the next call ${served ? 'was answered' : `failed: ${echo.error ?? 'wrong answer'}`}`,
       }
     },
   },

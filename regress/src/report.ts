@@ -1,5 +1,15 @@
 import { count } from './plural.ts'
-import { type Observed, type Row, rowPasses, type Verdict, verdictOf } from './row.ts'
+import {
+  type Cost,
+  costWithin,
+  figureText,
+  type Observed,
+  type Row,
+  rowPasses,
+  thresholdText,
+  type Verdict,
+  verdictOf,
+} from './row.ts'
 import type { RegressRun } from './run-groups.ts'
 
 export const LEGEND: readonly string[] = [
@@ -8,8 +18,11 @@ export const LEGEND: readonly string[] = [
   '          guard   a behaviour that must stay the same: both legs were observed working',
   '          detect  a checker of ours names a defect: stock is what real clients were observed to do with it',
   '                  (failing), hardened is the checker observed naming it',
-  '  verdict fixed / not-fixed (fix), holds / broken (guard), detected / missed (detect);',
-  '          computed from the two observed legs and the row’s checks only. Only fixed, holds, detected pass.',
+  '          cost    no defect on either leg: both legs were observed working, a figure (e.g. processes started,',
+  '                  bytes sent) was measured on each, and hardened’s is compared with the row’s stated threshold',
+  '  verdict fixed / not-fixed (fix), holds / broken (guard), detected / missed (detect),',
+  '          within / over, or broken when a leg does not work (cost); computed from the two observed legs, the',
+  '          row’s checks and its figures only. Only fixed, holds, detected, within pass.',
   '  stock = @deepseek-ai/* 0.1.0-rc.8 as published; hardened = the same with the dsh-harden packages.',
 ]
 
@@ -48,6 +61,13 @@ function table(rows: readonly Row[]): string[] {
   return [line(header), ...cells.map(line)]
 }
 
+function costLine(cost: Cost): string[] {
+  return block(
+    `    ${costWithin(cost) ? 'cost' : 'OVER'}      `,
+    `${cost.what}: stock ${figureText(cost, cost.stock)}, hardened ${figureText(cost, cost.hardened)}; threshold ${thresholdText(cost)}`,
+  )
+}
+
 function details(row: Row): string[] {
   return [
     `  ${row.id}  [${row.kind}] ${verdictOf(row)}`,
@@ -55,11 +75,21 @@ function details(row: Row): string[] {
     ...block('    source:   ', row.source),
     ...leg('    stock:    ', row.stock),
     ...leg('    hardened: ', row.hardened),
+    ...(row.costs ?? []).flatMap(costLine),
     ...(row.checks ?? []).flatMap((check) => block(`    ${check.ok ? 'ok  ' : 'FAIL'}      `, check.what)),
   ]
 }
 
-const VERDICT_ORDER: readonly Verdict[] = ['fixed', 'holds', 'detected', 'not-fixed', 'broken', 'missed']
+const VERDICT_ORDER: readonly Verdict[] = [
+  'fixed',
+  'holds',
+  'detected',
+  'within',
+  'not-fixed',
+  'broken',
+  'missed',
+  'over',
+]
 
 export function summaryLine(run: RegressRun): string {
   const byVerdict = VERDICT_ORDER.flatMap((verdict) => {

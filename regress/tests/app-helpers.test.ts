@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -18,7 +18,7 @@ import { resultOk, resultsSeen } from '../src/app/app-session.ts'
 import { insertLayer, profileBundles } from '../src/app/group-parts.ts'
 import { failureReason } from '../src/app/install-row.ts'
 import { startedServers } from '../src/app/mcp-rows.ts'
-import { namingLine, pluginSource } from '../src/app/plugin-rows.ts'
+import { namingLine, pluginSource, replaceUserLayer, waitForFile } from '../src/app/plugin-rows.ts'
 
 describe('childEnv', () => {
   it('drops DSH_*, DEEPSEEK_*, npm_* and secret-looking names, keeps the rest, puts pathFirst first', () => {
@@ -106,6 +106,36 @@ describe('profiles', () => {
       ])
     } finally {
       home.close()
+    }
+  })
+
+  it('replaceUserLayer swaps the layer in one rename: the new text whole, no sibling left behind', () => {
+    const home = createDshHome()
+    try {
+      const dir = writeProfile(home, 'p', { patch: '- id: old\n  disabled: true\n' })
+      const layer = join(dir, 'cordis.patch.yml')
+      const before = statSync(layer).ino
+      replaceUserLayer(home, 'p', '- id: new\n  disabled: false\n')
+      expect(readFileSync(layer, 'utf8')).toBe(profilePatch('- id: new\n  disabled: false\n'))
+      // A rename, not an in-place rewrite: the layer is a new file (no reader can see it truncated).
+      expect(statSync(layer).ino).not.toBe(before)
+      expect(existsSync(`${layer}.next`)).toBe(false)
+    } finally {
+      home.close()
+    }
+  })
+
+  it('waitForFile: true once the file appears (also when it already exists), false at the bound', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'regress-wait-'))
+    try {
+      const file = join(dir, 'applied')
+      const waiting = waitForFile(file, 60_000)
+      writeFileSync(file, 'applied')
+      await expect(waiting).resolves.toBe(true)
+      await expect(waitForFile(file, 60_000)).resolves.toBe(true)
+      await expect(waitForFile(join(dir, 'never'), 1)).resolves.toBe(false)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 

@@ -1,7 +1,17 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { count } from '../src/plural.ts'
 import { renderReport, reportJson, runPasses, summaryLine } from '../src/report.ts'
-import { type Row, type RowKind, rowPasses, type Verdict, verdictOf } from '../src/row.ts'
+import {
+  type Cost,
+  costWithin,
+  type Row,
+  type RowKind,
+  rowPasses,
+  thresholdText,
+  type Verdict,
+  verdictOf,
+} from '../src/row.ts'
 import type { RegressRun } from '../src/run-groups.ts'
 
 function row(kind: RowKind, stock: boolean, hardened: boolean, checks: boolean[] = [], id = 'r'): Row {
@@ -26,7 +36,7 @@ const run = (rows: Row[], extra: Partial<RegressRun> = {}): RegressRun => ({
 })
 
 describe('verdictOf: every combination of kind, legs and checks', () => {
-  const passing: Record<RowKind, [boolean, boolean, Verdict, Verdict]> = {
+  const passing: Record<Exclude<RowKind, 'cost'>, [boolean, boolean, Verdict, Verdict]> = {
     fix: [false, true, 'fixed', 'not-fixed'],
     guard: [true, true, 'holds', 'broken'],
     detect: [false, true, 'detected', 'missed'],
@@ -45,6 +55,70 @@ describe('verdictOf: every combination of kind, legs and checks', () => {
           })
         }
   }
+})
+
+describe('verdictOf: cost rows', () => {
+  const cost = (hardened: number, extra: Partial<Cost> = {}): Cost => ({
+    what: 'processes started',
+    unit: 'process',
+    units: 'processes',
+    stock: 5,
+    hardened,
+    max: 1,
+    ...extra,
+  })
+  const costRow = (stock: boolean, hardened: boolean, checks: boolean[], costs: Cost[]): Row => ({
+    ...row('cost', stock, hardened, checks),
+    costs,
+  })
+  for (const stock of [false, true])
+    for (const hardened of [false, true])
+      for (const checks of [[], [true], [true, false]])
+        for (const figures of [[1], [2], [0, 1], [1, 3]]) {
+          const within = figures.every((n) => n <= 1)
+          const expected: Verdict =
+            !stock || !hardened || !checks.every(Boolean) ? 'broken' : within ? 'within' : 'over'
+          it(`cost: stock ${stock}, hardened ${hardened}, checks [${checks}], figures [${figures}] → ${expected}`, () => {
+            const r = costRow(
+              stock,
+              hardened,
+              checks,
+              figures.map((n) => cost(n)),
+            )
+            expect(verdictOf(r)).toBe(expected)
+            expect(rowPasses(r)).toBe(expected === 'within')
+          })
+        }
+
+  it('a cost row with no figure claims nothing and does not pass', () => {
+    expect(verdictOf(costRow(true, true, [], []))).toBe('over')
+  })
+
+  it('a relative threshold is a fraction of stock’s figure, and needs a stock figure above 0', () => {
+    fc.assert(
+      fc.property(fc.nat(10_000), fc.nat(10_000), fc.double({ min: 0, max: 2, noNaN: true }), (s, h, max) => {
+        const c = cost(h, { stock: s, max, relative: true })
+        expect(costWithin(c)).toBe(s > 0 && h <= max * s)
+      }),
+    )
+    expect(thresholdText(cost(0, { max: 0.25, relative: true }))).toBe('hardened ≤ 25% of stock')
+    expect(thresholdText(cost(0, { max: 1 }))).toBe('hardened ≤ 1 process')
+  })
+
+  it('prints both figures and the threshold under the row, OVER when missed', () => {
+    const text = renderReport(
+      run([
+        costRow(true, true, [], [cost(1), { what: 'bytes', unit: 'byte', stock: 5, hardened: 3, max: 1 }]),
+      ]),
+    )
+    expect(text).toContain(
+      '    cost      processes started: stock 5 processes, hardened 1 process; threshold hardened ≤ 1 process',
+    )
+    expect(text).toContain(
+      '    OVER      bytes: stock 5 bytes, hardened 3 bytes; threshold hardened ≤ 1 byte',
+    )
+    expect(text).toMatch(/ r +cost +works +works +OVER/)
+  })
 })
 
 describe('count', () => {

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { writeUserLayer } from '@dsh-harden/testkit/dsh-app'
+import { existsSync, type FSWatcher, mkdirSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { type DshHome, profileDir, profilePatch } from '@dsh-harden/testkit/dsh-app'
 import type { Check, Observed, Row } from '../row.ts'
 import { describeTurn, rejectionsOf, resultOk, resultsSeen, type Turn, toolsSent } from './app-session.ts'
 import { type AppRows, GROUP, insertLayer } from './group-parts.ts'
@@ -89,16 +89,42 @@ const PLACEMENTS: readonly Placement[] = [
   },
 ]
 
-/** Bound on waiting for a hot-added plugin to apply. */
-const HOT_ADD_TIMEOUT_MS = 20_000
+/** Bound on waiting for a hot-added plugin to apply (a bound, not a synchronization: the marker file is the signal). */
+const HOT_ADD_TIMEOUT_MS = 30_000
 
-async function waitForFile(file: string, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs
-  while (performance.now() < deadline) {
-    if (existsSync(file)) return true
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return false
+/**
+ * Resolves `true` once `file` exists, `false` after `timeoutMs`: a directory watch wakes it on each entry change, and
+ * the file is checked once right after the watch is set up, so a file created before that is seen too.
+ */
+export function waitForFile(file: string, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let watcher: FSWatcher | undefined
+    let timer: NodeJS.Timeout | undefined
+    const settle = (found: boolean) => {
+      watcher?.close()
+      clearTimeout(timer)
+      resolve(found)
+    }
+    watcher = watch(dirname(file), () => {
+      if (existsSync(file)) settle(true)
+    })
+    timer = setTimeout(() => settle(false), timeoutMs)
+    if (existsSync(file)) settle(true)
+  })
+}
+
+/**
+ * Replaces the profile's user layer in one step: the new text goes to a sibling file that is then renamed over the
+ * layer. DSH's watcher (cordis-plugin-hmr `registerConfig`, chokidar) re-reads the layer on the first change event
+ * and drops further change events of the same file for 50 ms; a plain `writeFileSync` truncates first, so on a busy
+ * machine DSH can read the layer empty (its reload fails: not a patch list) and never see the complete write. That
+ * was the `app-plugin-hot-added` flake (issue 14, finding 9): the hot add never applied, in both legs.
+ */
+export function replaceUserLayer(home: DshHome, profile: string, rows: string): void {
+  const layer = join(profileDir(home, profile), 'cordis.patch.yml')
+  const next = `${layer}.next`
+  writeFileSync(next, profilePatch(rows))
+  renameSync(next, layer)
 }
 
 const SCRIPT = [{ toolCalls: [{ name: VALID, arguments: { q: 'weather' } }] }]
@@ -115,18 +141,33 @@ export function namingLine(stderr: string, tool: string, plugin: readonly string
     )
 }
 
-function stockLeg(turn: Turn): Observed {
+/** A leg's turn, and for a hot add whether the plugin was observed to apply (its marker file appeared). */
+interface LegRun {
+  readonly turn: Turn
+  readonly hotAdd?: { readonly applied: boolean; readonly ms: number }
+}
+
+function hotAddText(run: LegRun): string {
+  if (run.hotAdd === undefined) return ''
+  return run.hotAdd.applied
+    ? `; hot add applied ${Math.round(run.hotAdd.ms)} ms after the layer was replaced`
+    : `; hot add never applied (no marker within ${HOT_ADD_TIMEOUT_MS / 1000} s)`
+}
+
+function stockLeg(run: LegRun): Observed {
+  const { turn } = run
   const rejected = rejectionsOf(turn)
   const sentBroken = BROKEN.filter((tool) => toolsSent(turn).includes(tool))
   const fails = turn.run.exitCode !== 0 && rejected.length > 0
   return {
     outcome: fails ? 'every-turn-fails' : 'works',
     works: !fails,
-    detail: `${describeTurn(turn)}; broken tools sent: ${sentBroken.join(', ') || 'none'}`,
+    detail: `${describeTurn(turn)}; broken tools sent: ${sentBroken.join(', ') || 'none'}${hotAddText(run)}`,
   }
 }
 
-function hardenedLeg(turn: Turn): { leg: Observed; checks: Check[] } {
+function hardenedLeg(run: LegRun): { leg: Observed; checks: Check[] } {
+  const { turn } = run
   const sent = toolsSent(turn)
   const rejected = rejectionsOf(turn)
   const validCall = resultsSeen(turn.requests).get('call_0_0')
@@ -148,7 +189,8 @@ function hardenedLeg(turn: Turn): { leg: Observed; checks: Check[] } {
       works,
       detail:
         `${describeTurn(turn)}; sent: ${[VALID, ...BROKEN].filter((t) => sent.includes(t)).join(', ') || 'none of the plugin tools'}` +
-        `; refused: ${refused.join(', ') || 'none'}; ${VALID} result: ${validCall === undefined ? 'never seen' : resultOk(validCall) ? 'ok' : validCall}`,
+        `; refused: ${refused.join(', ') || 'none'}; ${VALID} result: ${validCall === undefined ? 'never seen' : resultOk(validCall) ? 'ok' : validCall}` +
+        hotAddText(run),
     },
     checks,
   }
@@ -167,29 +209,52 @@ export async function pluginRows(parts: AppRows): Promise<Row[]> {
     )
     const layerFile = join(dir, `${placement.id}.patch.yml`)
     writeFileSync(layerFile, insertLayer(pluginRow(file)))
-    const leg = (profile: string, ours: string) => {
+    const leg = async (profile: string, ours: string): Promise<LegRun> => {
       const withPlugin = insertLayer(ours + pluginRow(file))
       rmSync(applied, { force: true })
       switch (placement.where) {
         case 'profile':
-          return parts.turn({ profile, patch: withPlugin, script: SCRIPT })
+          return { turn: await parts.turn({ profile, patch: withPlugin, script: SCRIPT }) }
         case 'later-layer':
-          return parts.turn({ profile, patch: insertLayer(ours), patches: [layerFile], script: SCRIPT })
-        case 'hot-added':
-          return parts.turn({
+          return {
+            turn: await parts.turn({
+              profile,
+              patch: insertLayer(ours),
+              patches: [layerFile],
+              script: SCRIPT,
+            }),
+          }
+        case 'hot-added': {
+          let hotAdd = { applied: false, ms: 0 }
+          const turn = await parts.turn({
             profile,
             patch: insertLayer(ours),
             script: SCRIPT,
+            // The model's first step is held until the plugin's apply has run (its marker), or the bound passes.
             beforeStep: async () => {
-              writeUserLayer(parts.home, profile, withPlugin)
-              await waitForFile(applied, HOT_ADD_TIMEOUT_MS)
+              const started = performance.now()
+              replaceUserLayer(parts.home, profile, withPlugin)
+              const found = await waitForFile(applied, HOT_ADD_TIMEOUT_MS)
+              hotAdd = { applied: found, ms: performance.now() - started }
             },
           })
+          return { turn, hotAdd }
+        }
       }
     }
     const stock = await leg(parts.stockProfile, '')
     const hardened = await leg(parts.hardenedProfile, parts.ours('@dsh-harden/overlay'))
     const observed = hardenedLeg(hardened)
+    // A hot add that never applied proves nothing on either leg: the row cannot pass on it.
+    const hotAddApplied: Check[] =
+      placement.where === 'hot-added'
+        ? [
+            {
+              what: 'the hot-added plugin applied in both legs (its apply wrote the marker before the first step was answered)',
+              ok: stock.hotAdd?.applied === true && hardened.hotAdd?.applied === true,
+            },
+          ]
+        : []
     rows.push({
       id: placement.id,
       group: GROUP,
@@ -198,7 +263,7 @@ export async function pluginRows(parts: AppRows): Promise<Row[]> {
       source: 'issue 9 (items 1, 2, 5); DSH #297, #447',
       stock: stockLeg(stock),
       hardened: observed.leg,
-      checks: observed.checks,
+      checks: [...hotAddApplied, ...observed.checks],
     })
   }
   return rows
