@@ -1,13 +1,21 @@
 import { text } from 'node:stream/consumers'
 import { type Command, commandList, dispatch, EXIT_UNUSABLE, type Io } from './command.ts'
+import { doctorCommand } from './doctor/command.ts'
 import { lintCommand } from './lint/command.ts'
+import { divertStdout } from './lint/stdout.ts'
 import { mcpCommand } from './mcp/command.ts'
 import { sanitizeCommand } from './sanitize/command.ts'
 import { typesCommand } from './types/command.ts'
 import { installUncaughtHandlers, unexpected } from './uncaught.ts'
 
 /** Every subcommand, one module each; a new one (sanitize, types, mcp …) is one entry here. */
-export const COMMANDS: readonly Command[] = [lintCommand, typesCommand, sanitizeCommand, mcpCommand]
+export const COMMANDS: readonly Command[] = [
+  lintCommand,
+  typesCommand,
+  sanitizeCommand,
+  mcpCommand,
+  doctorCommand,
+]
 
 const usage = `Usage: dsh-harden <command> [options]
 
@@ -27,8 +35,12 @@ export function main(argv: readonly string[], io: Io): Promise<number> {
 
 /** The bin's entry: runs `main` on the process and exits once the output is flushed (a plugin may hold timers open). */
 export async function run(): Promise<void> {
+  // The report goes through the real stdout; once it is written, anything else (a linted plugin's timer or its
+  // `process.on('exit')` handler) is sent to stderr, so nothing can follow the report and `--json` stays parseable.
+  const write = process.stdout.write.bind(process.stdout)
   const exit = (code: number): void => {
-    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)))
+    divertStdout()
+    write('', () => process.stderr.write('', () => process.exit(code)))
   }
   installUncaughtHandlers((text) => process.stderr.write(text), exit)
   // The workspace's `pnpm dsh-harden …` script runs at the repository root; the paths on the command line are
@@ -37,7 +49,7 @@ export async function run(): Promise<void> {
   if (npm_lifecycle_event === 'dsh-harden' && INIT_CWD !== undefined && INIT_CWD !== '')
     process.chdir(INIT_CWD)
   const io: Io = {
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => write(text),
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     stdin: () => text(process.stdin),

@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises'
 import { registerHooks } from 'node:module'
-import { extname, join, relative, resolve } from 'node:path'
+import { extname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { messageOf } from './inject.ts'
+import { asMainScript } from './main-script.ts'
 import { locateSyntaxError } from './syntax-position.ts'
 
 /** A plugin the CLI could not load; the message names the path and says what to do. */
@@ -56,10 +57,13 @@ export async function loadPlugin(target: string, cwd: string): Promise<LoadedPlu
     },
   })
   try {
-    namespace = (await import(pathToFileURL(file).href)) as Record<string, unknown>
+    namespace = await asMainScript(
+      file,
+      async () => (await import(pathToFileURL(file).href)) as Record<string, unknown>,
+    )
   } catch (error) {
-    const shown = file === path ? target : `${target} (entry ${relative(cwd, file) || file})`
-    if (error instanceof SyntaxError) throw await syntaxError(error, shown, file, resolved, cwd)
+    const shown = file === path ? target : `${target} (entry ${shownFile(file, target, cwd)})`
+    if (error instanceof SyntaxError) throw await syntaxError(error, shown, target, file, resolved, cwd)
     throw new PluginLoadError(`${shown} failed to import: ${messageOf(error)}`)
   } finally {
     hooks.deregister()
@@ -80,17 +84,28 @@ export async function loadPlugin(target: string, cwd: string): Promise<LoadedPlu
 async function syntaxError(
   error: SyntaxError,
   shown: string,
+  target: string,
   entry: string,
   resolved: readonly string[],
   cwd: string,
 ): Promise<PluginLoadError> {
   const position = await locateSyntaxError(error, entry, resolved)
   if (position === undefined) return new PluginLoadError(`${shown} has a syntax error: ${error.message}`)
-  const inCwd = relative(cwd, position.file)
-  const file = inCwd.startsWith('..') || inCwd === '' ? position.file : inCwd
+  const file = shownFile(position.file, target, cwd)
   const at = `${file}:${position.line}${position.column === undefined ? '' : `:${position.column}`}`
   const via = position.file === entry ? '' : ` (imported by ${shown})`
   return new PluginLoadError(`${at}: syntax error: ${error.message}${via}`)
+}
+
+/**
+ * A file of the plugin as the user should read it: absolute when they gave an absolute target (they are not in the
+ * folder the CLI runs from, e.g. `pnpm -C <clone> dsh-harden lint /abs/plugin`), else relative to their folder when
+ * it is inside it.
+ */
+function shownFile(file: string, target: string, cwd: string): string {
+  if (isAbsolute(target)) return file
+  const inCwd = relative(cwd, file)
+  return inCwd === '' || inCwd.startsWith('..') ? file : inCwd
 }
 
 function isPlugin(value: unknown): value is object {

@@ -1,4 +1,5 @@
 import { Context } from '@deepseek-ai/cordis'
+import Timer from '@deepseek-ai/cordis-plugin-timer'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
 import {
@@ -12,6 +13,7 @@ import type { ValidatorProblem } from '@dsh-harden/tools'
 import { captureUncaught } from '../uncaught.ts'
 import { messageOf, readInject } from './inject.ts'
 import { type LoadedPlugin, PluginLoadError } from './load.ts'
+import { asMainScript } from './main-script.ts'
 import type { LintReport, ToolViolation } from './report.ts'
 import { createStandIn } from './stand-in.ts'
 import { divertStdout } from './stdout.ts'
@@ -64,7 +66,7 @@ export async function mountAndLint(loaded: LoadedPlugin, options: MountOptions):
   const restoreStdout = divertStdout()
   let loadFailure: string | undefined
   try {
-    loadFailure = await runPlugin(app, loaded, options.timeoutMs)
+    loadFailure = await asMainScript(loaded.file, () => runPlugin(app, loaded, options.timeoutMs))
     // Node reports an unhandled rejection only after the current macrotask; give one made during apply that chance.
     await new Promise((resolve) => setImmediate(resolve))
   } finally {
@@ -89,13 +91,21 @@ export async function mountAndLint(loaded: LoadedPlugin, options: MountOptions):
   }
 }
 
+/**
+ * The services a plugin meets in DSH before any of its own: the `timer` row of dsh-base (cordis-plugin-timer, whose
+ * mixins give every context `ctx.setTimeout`, `ctx.interval`, `ctx.sleep` …; a stand-in cannot, since cordis checks a
+ * mixin's owner service), then the system prompt and the tool runtime.
+ */
 async function startRuntime(): Promise<Context> {
   const app = new Context()
   try {
+    await app.plugin(Timer)
     await app.plugin(SystemPrompt)
     await app.plugin(ToolRuntime)
   } catch (error) {
-    throw new Error(`could not start the DSH runtime (dsh-system-prompt + dsh-tools): ${messageOf(error)}`)
+    throw new Error(
+      `could not start the DSH runtime (cordis-plugin-timer + dsh-system-prompt + dsh-tools): ${messageOf(error)}`,
+    )
   }
   return app
 }

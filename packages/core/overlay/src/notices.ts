@@ -22,8 +22,9 @@ export function refusalNotice(error: JsonSchemaError, early = false): string {
   return (
     `dsh-harden: ${describe(error, early)} is withheld: the model never sees it and a call to it fails as an unknown ` +
     "tool; names that mention it (toolOrder, a subagent's toolFilter) keep working, and so do the plugin's other " +
-    `tools. Its parameters: ${error.violations.join('; ')}. Fix the plugin's tool definition (check it with ` +
-    '`dsh-harden lint <plugin>`).'
+    `tools. Its parameters: ${error.violations.join('; ')}. Fix the plugin's tool definition, then check it from ` +
+    "the plugin's folder with `npx @dsh-harden/cli lint .` (from a dsh-harden clone: " +
+    '`pnpm -C <clone> dsh-harden lint .`).'
   )
 }
 
