@@ -1,0 +1,63 @@
+/** The `dshHarden.toolContracts` namespace: Simplified Chinese is the key set, English matches it key for key. */
+export const NS = 'dshHarden.toolContracts'
+
+export const zh = {
+  title: '工具契约',
+  tab: '工具契约 (dsh-harden)',
+  'badge.withheld.one': '{count} 个工具被拦下',
+  'badge.withheld.other': '{count} 个工具被拦下',
+  'badge.repaired.one': '{count} 个工具已修复',
+  'badge.repaired.other': '{count} 个工具已修复',
+  'badge.both': '{withheld} 个工具被拦下，{repaired} 个已修复',
+  'verdict.withheld': '已拦下',
+  'verdict.repaired': '已修复',
+  'verdict.fallback-validator': 'DSH 校验器检查',
+  'verdict.accepted': '已接受',
+  'explain.withheld': '未注册：模型看不到这个工具，其他工具照常工作。',
+  'explain.repaired': '已注册，参数 schema 做了以下修复：',
+  'explain.fallback': 'ajv 无法编译它的参数 schema（{construct}），参数改由 {fallback} 检查。',
+  source: '来自 {source}',
+  'source.unknown': '来源未知',
+  early: '在 dsh-harden 启动前注册',
+  root: '（根）',
+  fix: '修复：',
+  'more.findings': '另有 {count} 条未显示',
+  'more.rows': '另有 {count} 个工具未显示（响应大小上限）',
+  loading: '正在读取工具契约…',
+  error: '无法读取工具契约：{reason}',
+  empty: 'dsh-harden 尚未判定任何工具。',
+  lint: '插件作者可用 dsh-harden lint 在发布前得到同样的结论。',
+  close: '关闭',
+} as const
+
+export type ContractsKey = keyof typeof zh
+
+export const en: Record<ContractsKey, string> = {
+  title: 'Tool contracts',
+  tab: 'Tool contracts (dsh-harden)',
+  'badge.withheld.one': '{count} tool withheld',
+  'badge.withheld.other': '{count} tools withheld',
+  'badge.repaired.one': '{count} tool repaired',
+  'badge.repaired.other': '{count} tools repaired',
+  'badge.both': '{withheld} withheld, {repaired} repaired',
+  'verdict.withheld': 'Withheld',
+  'verdict.repaired': 'Repaired',
+  'verdict.fallback-validator': "Checked by DSH's validator",
+  'verdict.accepted': 'Accepted',
+  'explain.withheld': 'Not registered: the model never sees this tool; the other tools work.',
+  'explain.repaired': 'Registered, with these changes to its parameters:',
+  'explain.fallback':
+    'ajv cannot compile its parameters ({construct}); its arguments are checked by {fallback} instead.',
+  source: 'from {source}',
+  'source.unknown': 'source unknown',
+  early: 'registered before dsh-harden started',
+  root: '(root)',
+  fix: 'Fix:',
+  'more.findings': '{count} more not shown',
+  'more.rows': '{count} more tools not shown (response size limit)',
+  loading: 'Reading the tool contracts…',
+  error: 'Cannot read the tool contracts: {reason}',
+  empty: 'dsh-harden has not judged any tool yet.',
+  lint: 'Plugin authors get the same verdicts before publishing with dsh-harden lint.',
+  close: 'Close',
+}
