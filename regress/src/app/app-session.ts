@@ -21,8 +21,8 @@ export interface Turn {
 
 export interface TurnSpec {
   readonly profile: string
-  /** The profile's user layer rows (YAML list items, after the `hmr` row). */
-  readonly patch: string
+  /** The profile's user layer rows (YAML list items, after the `hmr` row); `undefined` keeps the file as it is. */
+  readonly patch: string | undefined
   readonly script?: readonly ScriptStep[]
   readonly prompt?: string
   readonly patches?: HeadlessOptions['patches']
@@ -31,7 +31,7 @@ export interface TurnSpec {
 }
 
 export async function runTurn(app: DshApp, home: DshHome, spec: TurnSpec): Promise<Turn> {
-  writeUserLayer(home, spec.profile, spec.patch)
+  if (spec.patch !== undefined) writeUserLayer(home, spec.profile, spec.patch)
   const endpoint = await startAppEndpoint(spec.script ?? [], spec.beforeStep)
   try {
     const run = await runHeadless(app, home, {
