@@ -1,4 +1,5 @@
 export { type ChildEnvOptions, childEnvironment, DEFAULT_CHILD_ENV_NAMES } from './child-env.ts'
+export { OVERSIZE_EDGE_BYTES } from './edges.ts'
 export {
   bearerToken,
   checkListenAddress,
@@ -25,7 +26,6 @@ export {
   type LineSplitterOptions,
   lineText,
   MAX_MESSAGE_BYTES,
-  OVERSIZE_EDGE_BYTES,
   type OversizeLine,
 } from './lines.ts'
 export { edgeId, type IdKey, idKey, type JsonRpcId, oversizeLineId } from './message-id.ts'

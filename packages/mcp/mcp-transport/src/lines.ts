@@ -1,3 +1,5 @@
+import { BYTE_UNITS, Edges, OVERSIZE_EDGE_BYTES } from './edges.ts'
+
 /**
  * The one newline splitter for the MCP stdio transport (newline-delimited JSON-RPC) in this repo: the repair proxy,
  * `mcp check` and the lazy-mcp gateway all read child output through it. Linear in the bytes read (each byte is
@@ -8,9 +10,6 @@
 
 /** The largest message any reader of ours accepts: a stdio line, an HTTP body, one SSE event. */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024
-
-/** How much of a dropped line's start and end is kept for diagnostics and for finding its `id`. */
-export const OVERSIZE_EDGE_BYTES = 4096
 
 /** A line that was dropped for its size. */
 export interface OversizeLine {
@@ -38,7 +37,7 @@ export class LineSplitter {
   #parts: Buffer[] = []
   #size = 0
   /** Set while dropping an oversize line: what is kept of it. */
-  #dropping: { head: Buffer; tail: Buffer } | undefined
+  #dropping: Edges<Buffer> | undefined
 
   constructor(options: LineSplitterOptions) {
     this.#onLine = options.onLine
@@ -65,19 +64,14 @@ export class LineSplitter {
   #take(piece: Buffer): void {
     this.#size += piece.length
     if (this.#dropping !== undefined) {
-      const { head } = this.#dropping
-      if (head.length < OVERSIZE_EDGE_BYTES)
-        this.#dropping.head = Buffer.concat([head, piece.subarray(0, OVERSIZE_EDGE_BYTES - head.length)])
-      this.#dropping.tail = lastBytes(this.#dropping.tail, piece)
+      this.#dropping.add(piece)
       return
     }
     this.#parts.push(piece)
     if (this.#size <= this.#max) return
-    const whole = Buffer.concat(this.#parts)
-    this.#dropping = {
-      head: Buffer.from(whole.subarray(0, OVERSIZE_EDGE_BYTES)),
-      tail: Buffer.from(whole.subarray(-OVERSIZE_EDGE_BYTES)),
-    }
+    // Over the limit: from now on only the edges are kept; what was held is fed to them, never joined.
+    this.#dropping = new Edges(BYTE_UNITS)
+    for (const part of this.#parts) this.#dropping.add(part)
     this.#parts = []
   }
 
@@ -88,15 +82,9 @@ export class LineSplitter {
     this.#parts = []
     this.#size = 0
     this.#dropping = undefined
-    if (dropped !== undefined) this.#onOversize({ bytes, head: dropped.head, tail: dropped.tail })
+    if (dropped !== undefined) this.#onOversize({ bytes, head: dropped.head(), tail: dropped.tail() })
     else this.#onLine(parts.length === 1 ? parts[0]! : Buffer.concat(parts))
   }
-}
-
-/** The last {@link OVERSIZE_EDGE_BYTES} of `kept` followed by `more`, copying at most that many bytes. */
-function lastBytes(kept: Buffer, more: Buffer): Buffer {
-  if (more.length >= OVERSIZE_EDGE_BYTES) return Buffer.from(more.subarray(-OVERSIZE_EDGE_BYTES))
-  return Buffer.concat([kept.subarray(-(OVERSIZE_EDGE_BYTES - more.length)), more])
 }
 
 /** A complete line's text without its line end (`\n` or `\r\n`), decoded once, nothing else scanned. */

@@ -1,5 +1,6 @@
+import { OVERSIZE_EDGE_BYTES } from './edges.ts'
 import { skipSpace, skipString, skipValue } from './json-spans.ts'
-import { OVERSIZE_EDGE_BYTES, type OversizeLine } from './lines.ts'
+import type { OversizeLine } from './lines.ts'
 
 /**
  * The JSON-RPC `id` of a message we hold only the edges of: a line or event dropped for its size (its first and last

@@ -1,4 +1,5 @@
-import { MAX_MESSAGE_BYTES, OVERSIZE_EDGE_BYTES } from './lines.ts'
+import { Edges, TEXT_UNITS } from './edges.ts'
+import { MAX_MESSAGE_BYTES } from './lines.ts'
 
 /**
  * A streaming `text/event-stream` rewriter for the repair facade. Each chunk is scanned once, from where the last one
@@ -22,7 +23,9 @@ export class SseRewriter {
   /** Complete lines of the current event, each with its line end. */
   #event: string[] = []
   #size = 0
-  #dropping: { head: string; tail: string } | undefined
+  #dropping: Edges<string> | undefined
+  /** While dropping: the current line's first characters (up to 3), enough to tell a blank line that ends the event. */
+  #droppedLine = ''
 
   constructor(options: SseRewriterOptions) {
     this.#options = options
@@ -58,17 +61,19 @@ export class SseRewriter {
   #count(piece: string): void {
     this.#size += Buffer.byteLength(piece)
     if (this.#dropping !== undefined) {
-      const { head } = this.#dropping
-      if (head.length < OVERSIZE_EDGE_BYTES)
-        this.#dropping.head = head + piece.slice(0, OVERSIZE_EDGE_BYTES - head.length)
-      this.#dropping.tail = (
-        this.#dropping.tail.slice(-OVERSIZE_EDGE_BYTES) + piece.slice(-OVERSIZE_EDGE_BYTES)
-      ).slice(-OVERSIZE_EDGE_BYTES)
+      this.#dropping.add(piece)
+      if (this.#droppedLine.length < 3) this.#droppedLine += piece.slice(0, 3)
       return
     }
     if (this.#size <= this.#max) return
-    const held = this.#event.join('') + this.#line.join('') + piece
-    this.#dropping = { head: held.slice(0, OVERSIZE_EDGE_BYTES), tail: held.slice(-OVERSIZE_EDGE_BYTES) }
+    // Over the limit: from now on only the edges are kept; what was held is fed to them, never joined.
+    this.#dropping = new Edges(TEXT_UNITS)
+    for (const held of this.#event) this.#dropping.add(held)
+    for (const held of this.#line) this.#dropping.add(held)
+    this.#dropping.add(piece)
+    this.#droppedLine = ''
+    for (const held of [...this.#line, piece])
+      if (this.#droppedLine.length < 3) this.#droppedLine += held.slice(0, 3)
     this.#event = []
     this.#line = []
   }
@@ -76,9 +81,9 @@ export class SseRewriter {
   #lineDone(): string {
     if (this.#dropping !== undefined) {
       // Only a blank line ends the dropped event; its own text is no longer held.
-      return this.#dropping.tail.endsWith('\n\n') || this.#dropping.tail.endsWith('\n\r\n')
-        ? this.#finishOversize()
-        : ''
+      const line = this.#droppedLine
+      this.#droppedLine = ''
+      return line.startsWith('\n') || line.startsWith('\r\n') ? this.#finishOversize() : ''
     }
     const line = this.#line.length === 1 ? this.#line[0]! : this.#line.join('')
     this.#line = []
@@ -93,11 +98,12 @@ export class SseRewriter {
   }
 
   #finishOversize(): string {
-    const { head, tail } = this.#dropping!
+    const dropped = this.#dropping!
     const bytes = this.#size
     this.#dropping = undefined
+    this.#droppedLine = ''
     this.#size = 0
-    return this.#options.onOversize(bytes, head, tail)
+    return this.#options.onOversize(bytes, dropped.head(), dropped.tail())
   }
 
   #emit(lines: readonly string[], blank: string): string {

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { meterWork } from '../fixtures/index.ts'
 import { LineSplitter, OVERSIZE_EDGE_BYTES, type OversizeLine, SseRewriter } from '../src/index.ts'
 
 /** Cuts `bytes` at the given offsets (sorted, deduplicated, in range). */
@@ -68,6 +69,49 @@ describe('LineSplitter (every stdio reader of ours)', () => {
     splitter.push(Buffer.from('\n'))
     expect(reported?.bytes).toBe(64 * 64 * 1024 + 1)
     expect(reported?.head.length).toBe(OVERSIZE_EDGE_BYTES)
+  })
+})
+
+describe('LineSplitter work (counted, never timed)', () => {
+  it('is linear in the bytes (n, 2n, 4n) and bounded per byte whatever the chunking, oversize lines included', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            line,
+            fc.integer({ min: 1, max: 6 * OVERSIZE_EDGE_BYTES }).map((n) => 'z'.repeat(n)),
+          ),
+          {
+            minLength: 1,
+            maxLength: 8,
+          },
+        ),
+        fc.array(fc.constantFrom(1, 3, 64, 4096, 65_536), { minLength: 1, maxLength: 4 }),
+        (lines, sizes) => {
+          const base = Buffer.from(lines.map((l) => `${l}\n`).join(''))
+          const once: Buffer[] = []
+          for (let at = 0, i = 0; at < base.length; i++) {
+            once.push(base.subarray(at, at + sizes[i % sizes.length]!))
+            at += sizes[i % sizes.length]!
+          }
+          const totals = [1, 2, 4].map((copies) => {
+            // The same stream, cut the same way, `copies` times over: n, 2n, 4n bytes.
+            const pieces = Array.from({ length: copies }, () => once).flat()
+            const bytes = { length: copies * base.length }
+            const splitter = new LineSplitter({ maxBytes: MAX, onLine: () => {}, onOversize: () => {} })
+            const work = meterWork(() => {
+              for (const piece of pieces) splitter.push(piece)
+            }).total
+            // Searched once, held or kept once, joined once, plus the edges' bounded compaction.
+            expect(work / bytes.length).toBeLessThanOrEqual(6)
+            return work
+          })
+          expect(totals[1]! / totals[0]!).toBeLessThanOrEqual(2 * 1.1)
+          expect(totals[2]! / totals[0]!).toBeLessThanOrEqual(4 * 1.1)
+        },
+      ),
+      { numRuns: 60 },
+    )
   })
 })
 
