@@ -23,6 +23,7 @@ const MEASURED: Readonly<Record<string, () => Promise<MeasuredOutput>>> = {
   'gateway-calls': async () => (await import('./gateway-calls.bench.ts')).gatewayCalls(),
   'repair-proxy': async () => (await import('./repair-proxy.bench.ts')).repairProxy(),
   assembly: async () => (await import('./assembly.bench.ts')).assembly(),
+  session: async () => (await import('./session.bench.ts')).session(),
 }
 
 const json = process.argv.includes('--json')

@@ -360,7 +360,7 @@ function appEnv(
 export function runHeadless(app: DshApp, home: DshHome, options: HeadlessOptions): Promise<ChildRun> {
   const patchArgs = (options.patches ?? []).flatMap((file) => ['--patch', file])
   const dsh = [join(app.binDir, 'dsh'), '--profile', options.profile, ...patchArgs, options.prompt]
-  const [command, ...args] = [...(options.wrapper ?? []), ...dsh] as [string, ...string[]]
+  const [command = '', ...args] = [...(options.wrapper ?? []), ...dsh]
   return runBounded(command, args, {
     cwd: home.workspace,
     env: appEnv(app, home, {

@@ -22,10 +22,7 @@ describe.skipIf(!existsSync(GNU_TIME))('cpuTimeWrapper', () => {
 
   it('wraps a command so that GNU time writes figures readCpuTime reads, whatever the exit status', async () => {
     const file = join(dir, 'run.cpu')
-    const [command, ...args] = [...cpuTimeWrapper(file), process.execPath, '-e', 'process.exitCode = 3'] as [
-      string,
-      ...string[],
-    ]
+    const [command = '', ...args] = [...cpuTimeWrapper(file), process.execPath, '-e', 'process.exitCode = 3']
     const env = { PATH: process.env.PATH ?? '' }
     const run = await runBounded(command, args, { cwd: dir, env, timeoutMs: 30_000, label: 'exit 3' })
     // GNU time passes the command's status through.
