@@ -11,7 +11,10 @@ import type { RegisteredTool, RegisterMethod } from './registration.ts'
  *   prompt's tool provider (`wireSchemas`), Code Mode's `sdkSchemas` and execution lookup. It returns
  *   `{ visible, knownNames, restrictableNames }`.
  * - `ToolRuntime.layers`: a `ScopedLayers` (`packages/core/scope/src/store.ts`) with the global `ToolLayer`, one per
- *   agent scope in `scoped`, and `onChange`, the callback through which DSH emits `tools/change`.
+ *   agent scope in `scoped`, `chainLayers(scope)` (the layers of a scope's parent chain, which `view` reads), and
+ *   `onChange`, the callback through which DSH emits `tools/change` after every register, unregister, `restrict()`
+ *   and `presentAs()`: every change of what `view` returns, except a scope re-parented by dsh-scope's `rebind`, which
+ *   changes `chainLayers` instead.
  * - `ToolLayer.tools`: a `NamedEntries` whose `data` map holds the registered definitions. `NamedEntries.insert`
  *   hands the registering plugin an undo that deletes by name, so an entry replaced here still goes away with it.
  *   `data` is swapped for a fresh map when it empties, so it is read anew on every use, never kept.
@@ -28,7 +31,8 @@ interface ToolLayer {
 interface Layers {
   readonly global: ToolLayer
   readonly scoped: ReadonlyMap<unknown, ToolLayer>
-  readonly onChange: () => void
+  onChange: () => void
+  chainLayers(scope: unknown): readonly ToolLayer[]
 }
 
 /** What DSH's `view(scope)` returns. */
@@ -89,6 +93,10 @@ export interface DshRegistry {
   wrapView(wrap: (previous: ViewMethod) => ViewMethod): () => void
   /** One scope's visible definitions by name, through the instance's `view` as installed now. */
   visible(scope: unknown): ReadonlyMap<string, RegisteredTool>
+  /** The layers `view(scope)` reads besides the global one: equal arrays, equal inputs (with no change between). */
+  chain(scope: unknown): readonly object[]
+  /** Calls `listener` on each of DSH's own change signals, before DSH emits `tools/change`; returns the remover. */
+  watchChanges(listener: () => void): () => void
 }
 
 function isTable(table: unknown): table is NamedTable {
@@ -101,7 +109,7 @@ function internalsOf(tools: object): Internals | undefined {
   const layers = candidate.layers as Partial<Layers> | undefined
   if (typeof candidate.view !== 'function' || typeof layers !== 'object' || layers === null) return undefined
   if (!isTable(layers.global?.tools) || !(layers.scoped instanceof Map)) return undefined
-  if (typeof layers.onChange !== 'function') return undefined
+  if (typeof layers.onChange !== 'function' || typeof layers.chainLayers !== 'function') return undefined
   return candidate as Internals
 }
 
@@ -141,6 +149,20 @@ export function dshRegistryOf(tools: object): DshRegistry | undefined {
     },
     visible(scope) {
       return internals.view.call(internals, scope).visible
+    },
+    chain(scope) {
+      return layers.chainLayers(scope)
+    },
+    watchChanges(listener) {
+      return installOwnMethod<'onChange', () => void>(
+        layers,
+        'onChange',
+        (previous) =>
+          function onChange(this: unknown) {
+            listener()
+            previous.call(this)
+          },
+      )
     },
   }
 }

@@ -83,8 +83,8 @@ export type JudgeOptions = Pick<
 >
 
 /**
- * The outcome for one definition: the one to hand DSH (the same object when nothing changes) with what was repaired
- * and what ajv could not compile, or the refusal.
+ * The outcome for one definition: the one to hand DSH (the same object when nothing changes) with what was repaired,
+ * or the refusal.
  */
 export type Judgement<D> =
   | {
@@ -92,7 +92,6 @@ export type Judgement<D> =
       readonly identity: ToolIdentity
       readonly definition: D
       readonly report?: RepairReport | undefined
-      readonly problem?: ValidatorProblem | undefined
     }
   | { readonly kind: 'refused'; readonly identity: ToolIdentity; readonly error: JsonSchemaError }
 
@@ -108,16 +107,17 @@ function toolNameOf(definition: RegisteredTool | undefined): string {
 /**
  * Checks one definition against the root contract and binds it for the route: the single decision every path into
  * the registry makes (a registration, the sweep of tools registered earlier, a tool rebuilt for a late transform).
- * It reports nothing itself; the caller words and records the judgement.
+ * It reports nothing itself; the caller words and records the judgement. The validator is compiled when it is first
+ * needed (the first validated call), so a schema ajv cannot compile reaches `onValidatorProblem` then, not here.
  */
 export function judgeTool<D extends RegisteredTool>(
   definition: D,
   registration: Registration,
   options: JudgeOptions,
+  onValidatorProblem: (problem: ValidatorProblem) => void,
 ): Judgement<D> {
   const identity: ToolIdentity = { tool: toolNameOf(definition), source: registration.source }
   let report: RepairReport | undefined
-  let problem: ValidatorProblem | undefined
   const contractOptions: ContractOptions = {
     mode: options.mode === 'repair' ? 'repair' : 'throw',
     limits: options.limits,
@@ -125,9 +125,7 @@ export function judgeTool<D extends RegisteredTool>(
       report = repaired
     },
     fallbackValidator: DSH_FALLBACK_VALIDATOR,
-    onValidatorProblem: (found) => {
-      problem = found
-    },
+    onValidatorProblem,
   }
   let contract: ToolContract
   try {
@@ -136,7 +134,7 @@ export function judgeTool<D extends RegisteredTool>(
     if (!(error instanceof JsonSchemaError)) throw error
     return { kind: 'refused', identity, error }
   }
-  return { kind: 'accepted', identity, definition: accepted(definition, contract, options), report, problem }
+  return { kind: 'accepted', identity, definition: accepted(definition, contract, options), report }
 }
 
 /** Hands a judgement to the callbacks of `options`, as a bare guard reports it. */
@@ -146,10 +144,6 @@ function reportJudgement(judgement: Judgement<unknown>, options: RegistrationGua
     return
   }
   if (judgement.report !== undefined) options.onRepair?.(judgement.report)
-  if (judgement.problem !== undefined)
-    (options.onValidatorProblem ?? ((problem) => stderrOnly(validatorProblemNotice(problem))))(
-      judgement.problem,
-    )
   options.onVerdict?.({ identity: judgement.identity, error: null })
 }
 
@@ -194,8 +188,10 @@ export function guardRegister<D extends RegisteredTool>(
   options: RegistrationGuardOptions = {},
   onAccepted?: (definition: D) => void,
 ): RegisterMethod<D> {
+  const onValidatorProblem =
+    options.onValidatorProblem ?? ((problem: ValidatorProblem) => stderrOnly(validatorProblemNotice(problem)))
   return admittingRegister(original, (definition, registration) => {
-    const judgement = judgeTool(definition, registration, options)
+    const judgement = judgeTool(definition, registration, options, onValidatorProblem)
     reportJudgement(judgement, options)
     if (judgement.kind === 'refused') {
       // Without a mode the guard throws: a caller that set up no notice channel must not lose the error silently.

@@ -120,8 +120,11 @@ export class RouteProjection implements RoutedBinding {
       const definition = typeof schema.name === 'string' ? lookup(schema.name) : undefined
       const contract = definition === undefined ? undefined : this.contracts.get(definition)
       if (contract === undefined) return schema
+      const { wire } = contract.projection(profile)
+      // Unchanged for this route: the schema DSH assembled is already an equal copy of it.
+      if (wire === contract.declared) return schema
       changed = true
-      return { ...schema, parameters: contract.projection(profile).wire }
+      return { ...schema, parameters: wire }
     })
     return changed ? { ...assembly, tools: projected } : assembly
   }

@@ -1,4 +1,4 @@
-import type { JsonSchemaError } from '@dsh-harden/tools'
+import type { JsonSchemaError, ValidatorProblem } from '@dsh-harden/tools'
 import type { Admission } from './admission.ts'
 import type { DshRegistry } from './dsh-registry.ts'
 import { type NoticeSink, refusalNotice, repairNotice, validatorProblemNotice } from './notices.ts'
@@ -20,10 +20,7 @@ type Path = 'register' | 'early' | 'rebuild'
 function verdictOf(judgement: Judgement<unknown>, early: boolean): ToolVerdict {
   const { identity } = judgement
   if (judgement.kind === 'refused') return { kind: 'withheld', identity, early, error: judgement.error }
-  // One verdict per tool: a repair changes what the model is sent, so it is the one shown when both apply.
   if (judgement.report !== undefined) return { kind: 'repaired', identity, early, report: judgement.report }
-  if (judgement.problem !== undefined)
-    return { kind: 'fallback-validator', identity, early, problem: judgement.problem }
   return { kind: 'accepted', identity, early }
 }
 
@@ -101,8 +98,16 @@ export class ToolGate {
     registration: Registration,
     path: Path,
   ): Judgement<RegisteredTool> {
-    const judgement = judgeTool(definition, registration, this.options)
     const early = path === 'early'
+    // Found when the validator is first needed (a call), after this verdict: it then replaces it in the ledger.
+    let judged = false
+    let foundWhileJudging: ValidatorProblem | undefined
+    const onValidatorProblem = (problem: ValidatorProblem): void => {
+      if (!judged) foundWhileJudging = problem
+      else this.validatorProblem(problem, early)
+    }
+    const judgement = judgeTool(definition, registration, this.options, onValidatorProblem)
+    judged = true
     if (judgement.kind === 'refused') {
       this.shown.set(definition, null)
       if (early) this.refusals.push(judgement.error)
@@ -112,7 +117,14 @@ export class ToolGate {
     }
     this.ledger.record(verdictOf(judgement, early))
     this.tell(judgement, path)
+    if (foundWhileJudging !== undefined) this.validatorProblem(foundWhileJudging, early)
     return judgement
+  }
+
+  /** A tool whose schema ajv cannot compile: registered, its arguments checked by DSH's validator instead. */
+  private validatorProblem(problem: ValidatorProblem, early: boolean): void {
+    this.ledger.record({ kind: 'fallback-validator', identity: problem.identity, early, problem })
+    this.notify(validatorProblemNotice(problem, early))
   }
 
   private tell(judgement: Judgement<RegisteredTool>, path: Path): void {
@@ -124,6 +136,5 @@ export class ToolGate {
       return
     }
     if (judgement.report !== undefined) this.notify(repairNotice(judgement.report, early))
-    if (judgement.problem !== undefined) this.notify(validatorProblemNotice(judgement.problem, early))
   }
 }

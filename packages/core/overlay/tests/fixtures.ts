@@ -1,3 +1,6 @@
+import { realpathSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
@@ -60,4 +63,10 @@ export const NULLABLE_NOTE = {
   type: 'object',
   properties: { note: { type: ['string', 'null'] } },
   required: ['note'],
+}
+
+/** Imports a package as DSH's own tools package loads it (scope tags and services are module state of that copy). */
+export async function besideDshTools<T>(name: string): Promise<T> {
+  const tools = realpathSync(new URL('../node_modules/@deepseek-ai/dsh-tools/package.json', import.meta.url))
+  return import(pathToFileURL(createRequire(tools).resolve(name)).href) as Promise<T>
 }

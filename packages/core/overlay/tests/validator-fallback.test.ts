@@ -2,6 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { JsonObject } from '@dsh-harden/tools'
 import { describe, expect, it } from 'vitest'
 import { HardenOverlay, installOnToolsService } from '../src/index.ts'
+import { verdictLedgerOf } from '../src/verdicts.ts'
 import { captureStderr, dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
 
 /**
@@ -60,7 +61,8 @@ function call(app: Context, name: string, args: unknown): Promise<CallResult> {
   return tools.execute({ signal: new AbortController().signal, callId: 'c1', name, arguments: args })
 }
 
-async function mount(schema: JsonObject) {
+/** Mounts the tool; with `good`, also makes one call with it, the first that needs the validator. */
+async function mount(schema: JsonObject, good?: unknown) {
   const app = await dshRuntime()
   const received: unknown[] = []
   const definition = tool('deep_tool', schema)
@@ -72,6 +74,7 @@ async function mount(schema: JsonObject) {
   try {
     await app.plugin(HardenOverlay, { profile: 'deepseek', validateArguments: true })
     await app.plugin(toolPlugin('third-party', definition))
+    if (good !== undefined) await call(app, 'deep_tool', good)
   } finally {
     stderr.restore()
   }
@@ -81,14 +84,21 @@ async function mount(schema: JsonObject) {
 describe('a tool whose schema ajv cannot compile, in a real DSH ToolRuntime', () => {
   for (const cause of CAUSES) {
     describe(cause.name, () => {
-      it('is registered with one notice naming the tool, its plugin, the construct and the fallback', async () => {
-        const { app, notices } = await mount(cause.schema)
+      it('is registered, with one notice naming the tool, its plugin, the construct and the fallback by its first call', async () => {
+        const { app, notices } = await mount(cause.schema, cause.good)
         expect(app.tools.get('deep_tool')).toBeDefined()
         const lines = notices.trim().split('\n')
         expect(lines).toHaveLength(1)
         expect(lines[0]).toContain('dsh-harden: tool "deep_tool" from plugin "third-party" is registered')
         expect(lines[0]).toMatch(cause.construct)
         expect(lines[0]).toContain('checked by DSH validateJsonSchemaValue instead')
+        // The Web UI's record of it: the newest verdict for the tool.
+        const raw = (app.tools as unknown as Record<symbol, object>)[Symbol.for('cordis.original')]!
+        expect(
+          verdictLedgerOf(raw)
+            .snapshot()
+            .verdicts.map((v) => [v.identity.tool, v.kind]),
+        ).toEqual([['deep_tool', 'fallback-validator']])
       })
 
       it("refuses a bad argument with DSH's validator verdict and runs the tool on a good one", async () => {
@@ -107,7 +117,7 @@ describe('a tool whose schema ajv cannot compile, in a real DSH ToolRuntime', ()
   }
 
   it('prints nothing for a schema ajv compiles', async () => {
-    const { notices } = await mount(VALID)
+    const { notices } = await mount(VALID, { text: 'x' })
     expect(notices).toBe('')
   })
 
@@ -115,8 +125,9 @@ describe('a tool whose schema ajv cannot compile, in a real DSH ToolRuntime', ()
     const app = await dshRuntime()
     const stderr = captureStderr()
     try {
-      installOnToolsService(app, { mode: 'throw' })
+      installOnToolsService(app, { mode: 'throw', profile: 'deepseek', validateArguments: true })
       app.tools.register(tool('dup', CAUSES[0]!.schema))
+      await call(app, 'dup', CAUSES[0]!.good)
     } finally {
       stderr.restore()
     }

@@ -1,13 +1,10 @@
-import { realpathSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
 import { afterEach, describe, expect, it } from 'vitest'
 import { HardenOverlay } from '../src/index.ts'
 import { verdictLedgerOf } from '../src/verdicts.ts'
-import { BARE_TABLE, captureStderr, tool, toolPlugin, VALID } from './fixtures.ts'
+import { BARE_TABLE, besideDshTools, captureStderr, tool, toolPlugin, VALID } from './fixtures.ts'
 
 /**
  * A refused tool is, to every reader of DSH's registry, a tool that was never registered — except that a name
@@ -25,12 +22,6 @@ afterEach(() => {
   stderr?.restore()
   stderr = undefined
 })
-
-/** Resolves a package as DSH's own tools package loads it (scope tags and services are module state). */
-async function besideDshTools<T>(name: string): Promise<T> {
-  const tools = realpathSync(new URL('../node_modules/@deepseek-ai/dsh-tools/package.json', import.meta.url))
-  return import(pathToFileURL(createRequire(tools).resolve(name)).href) as Promise<T>
-}
 
 interface Scope {
   ctx: { get(name: 'tools'): { restrict(filter: object): () => void } }
