@@ -71,20 +71,29 @@ function Row({ row, t }: { row: ContractRow; t: T }): ReactNode {
   )
 }
 
-function Rows({ view, t }: { view: ContractsView; t: T }): ReactNode {
+function Rows({ view, t, foldAccepted }: { view: ContractsView; t: T; foldAccepted: boolean }): ReactNode {
   const groups = groupRows(view.rows)
   if (groups.length === 0) return <p className="dshh-status">{t('empty')}</p>
   return (
     <>
-      {groups.map((group) => (
-        <section key={group.verdict} aria-label={t(`verdict.${group.verdict}`)}>
-          <ul className="dshh-group" data-group={group.verdict}>
+      {groups.map((group) => {
+        const list = (
+          <ul className="dshh-group" data-group={group.verdict} aria-label={t(`verdict.${group.verdict}`)}>
             {group.rows.map((row) => (
               <Row key={`${row.source ?? ''}\u0000${row.tool}`} row={row} t={t} />
             ))}
           </ul>
-        </section>
-      ))}
+        )
+        // Accepted tools need no action: folded when something else wants the reader's attention.
+        if (group.verdict !== 'accepted' || !foldAccepted)
+          return <section key={group.verdict}>{list}</section>
+        return (
+          <details key={group.verdict} className="dshh-fold">
+            <summary>{t('accepted.fold', { count: group.rows.length })}</summary>
+            {list}
+          </details>
+        )
+      })}
       {view.omitted > 0 ? <p className="dshh-note">{t('more.rows', { count: view.omitted })}</p> : null}
     </>
   )
@@ -131,7 +140,9 @@ export function ContractsPanel({
           {t('error', { reason: state.reason })}
         </p>
       ) : null}
-      {view === undefined ? null : <Rows view={view} t={t} />}
+      {view === undefined ? null : (
+        <Rows view={view} t={t} foldAccepted={view.rows.some((row) => row.verdict !== 'accepted')} />
+      )}
       {view !== undefined && view.counts.withheld + view.counts.repaired > 0 ? (
         <p className="dshh-note">{t('lint')}</p>
       ) : null}

@@ -28,20 +28,29 @@ export const CSS = `
   --dsh-scrollbar-thumb: var(--dsw-alias-scrollbar-bg-l2); --dsh-scrollbar-thumb-hover: var(--dsw-alias-scrollbar-hover-l2);
 }
 .dshh-panel { display: flex; flex-direction: column; gap: 12px; color: var(--dsw-alias-label-primary); font-size: 13px; line-height: 19px; }
-.dshh-head { display: flex; align-items: center; justify-content: space-between; gap: 8px; }
+.dshh-head { display: flex; align-items: center; gap: 10px; }
 .dshh-title { margin: 0; font-size: 14px; font-weight: 600; }
 .dshh-counts { display: flex; flex-wrap: wrap; gap: 6px; }
-.dshh-close { border: 0; background: transparent; color: var(--dsw-alias-label-tertiary); cursor: pointer; font-size: 12px; padding: 2px 6px; border-radius: 6px; }
+.dshh-close { margin-left: auto; border: 0; background: transparent; color: var(--dsw-alias-label-tertiary); cursor: pointer; font-size: 12px; padding: 2px 6px; border-radius: 6px; }
 .dshh-close:hover { color: var(--dsw-alias-label-primary); background: var(--dsw-alias-interactive-bg-hover); }
-.dshh-tag { display: inline-flex; align-items: center; gap: 4px; padding: 0 7px; border-radius: 6px; font-size: 11px; line-height: 18px; font-weight: 500; white-space: nowrap; background: var(--dsw-alias-fill-l2, var(--dsw-alias-bg-layer-3)); color: var(--dsw-alias-label-secondary); }
-.dshh-tag[data-verdict="withheld"] { color: var(--dsw-alias-state-error-primary); background: var(--dsw-alias-state-error-secondary, var(--dsw-alias-bg-layer-3)); }
-.dshh-tag[data-verdict="repaired"] { color: var(--dsw-alias-state-warn-label, var(--dsw-alias-state-warn-primary)); background: var(--dsw-alias-state-warn-tertiary, var(--dsw-alias-bg-layer-3)); }
-.dshh-tag[data-verdict="fallback-validator"] { color: var(--dsw-alias-brand-primary); background: var(--dsw-alias-state-business-tertiary, var(--dsw-alias-bg-layer-3)); }
-.dshh-tag[data-verdict="accepted"] { color: var(--dsw-alias-state-success-primary); background: var(--dsw-alias-state-success-tertiary, var(--dsw-alias-bg-layer-3)); }
+.dshh-tag {
+  --dshh-tone: var(--dsw-alias-label-secondary);
+  display: inline-flex; align-items: center; gap: 4px; padding: 0 7px; border-radius: 6px;
+  font-size: 11px; line-height: 18px; font-weight: 600; white-space: nowrap;
+  color: var(--dshh-tone); background: color-mix(in srgb, var(--dshh-tone) 14%, transparent);
+}
+.dshh-tag[data-verdict="withheld"] { --dshh-tone: var(--dsw-alias-state-error-primary); }
+.dshh-tag[data-verdict="repaired"] { --dshh-tone: var(--dsw-alias-state-warn-primary); }
+.dshh-tag[data-verdict="fallback-validator"] { --dshh-tone: var(--dsw-alias-brand-primary); }
+.dshh-tag[data-verdict="accepted"] { --dshh-tone: var(--dsw-alias-state-success-primary); }
 .dshh-group { display: flex; flex-direction: column; gap: 6px; margin: 0; padding: 0; list-style: none; }
-.dshh-group-title { margin: 0; font-size: 12px; font-weight: 600; color: var(--dsw-alias-label-secondary); }
 .dshh-row { display: flex; flex-direction: column; gap: 4px; padding: 8px 10px; border: 1px solid var(--dsw-alias-border-l1, var(--dsw-alias-border-l2)); border-radius: 8px; background: var(--dsw-alias-bg-layer-1, transparent); }
 .dshh-row[data-verdict="accepted"] { padding: 5px 10px; }
+.dshh-row[data-verdict="withheld"] { border-color: color-mix(in srgb, var(--dsw-alias-state-error-primary) 35%, transparent); }
+.dshh-row[data-verdict="repaired"] { border-color: color-mix(in srgb, var(--dsw-alias-state-warn-primary) 35%, transparent); }
+.dshh-fold > summary { cursor: pointer; color: var(--dsw-alias-label-secondary); font-size: 12px; font-weight: 600; padding: 2px 0; }
+.dshh-fold > summary:hover { color: var(--dsw-alias-label-primary); }
+.dshh-fold[open] > summary { margin-bottom: 6px; }
 .dshh-row-head { display: flex; align-items: baseline; flex-wrap: wrap; gap: 8px; }
 .dshh-tool { font-family: var(--dsw-font-mono, ui-monospace, monospace); font-weight: 600; overflow-wrap: anywhere; }
 .dshh-source { color: var(--dsw-alias-label-tertiary); font-size: 12px; overflow-wrap: anywhere; }
