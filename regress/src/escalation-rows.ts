@@ -223,10 +223,7 @@ export const ESCALATION_CASES: readonly EscalationCase[] = [
     // The command ran (its first echo reached the model) in its own, read-only mode (the write did not happen), and
     // nobody was asked.
     works: (r) =>
-      r.calls.length === 1 &&
-      ran(first(r)) &&
-      r.userAsked.length === 0 &&
-      r.files['f.txt'] === undefined,
+      r.calls.length === 1 && ran(first(r)) && r.userAsked.length === 0 && r.files['f.txt'] === undefined,
   },
   {
     id: 'denial-bound-retry',
@@ -247,7 +244,7 @@ export const ESCALATION_CASES: readonly EscalationCase[] = [
     kind: 'fix',
     source: 'seed 002 §8: reuse, parallel, other command (denialBound)',
     proves:
-      'with `denialBound`, one denial buys at most one prompt: parallel retries, a reused token and another command do not ask again',
+      'with `denialBound`, one denial buys exactly one prompt: one of two parallel retries asks and runs; the other, a reused token and another command do not ask again and do not run',
     run: {
       mode: 'read-only',
       approval: 'ask',

@@ -14,7 +14,9 @@ describe('rejectionOf: whose words a refusal quotes', () => {
   })
 
   it('rule 2 (invalid JSON Schema) says it is this endpoint’s ajv check, with the pointer', () => {
-    const message = rejectionOf(tool({ type: 'object', properties: { q: { type: 'string', required: true } } }))
+    const message = rejectionOf(
+      tool({ type: 'object', properties: { q: { type: 'string', required: true } } }),
+    )
     expect(message).toBe(
       `Invalid schema for function 'probe': [${LOCAL_WORDING}] /properties/q/required must be array`,
     )

@@ -11,6 +11,7 @@ import type { GroupContext } from '../group.ts'
 import type { Row } from '../row.ts'
 import { appRows } from './group-parts.ts'
 import { installRow, OVERLAY_PACKAGE } from './install-row.ts'
+import { loadOrderRows } from './load-order-rows.ts'
 import { emptySchemaRow, gatewayRow } from './mcp-rows.ts'
 import { pluginRows } from './plugin-rows.ts'
 import { cordisRows, escalationRows } from './tool-call-rows.ts'
@@ -55,6 +56,7 @@ export async function run(context: GroupContext): Promise<readonly Row[]> {
     const parts = appRows(app, home, STOCK, HARDENED)
     const rows: Row[] = [await installRow(parts, overlayAdd)]
     rows.push(...(await pluginRows(parts)))
+    rows.push(...(await loadOrderRows(parts)))
     rows.push(...(await cordisRows(parts)))
     rows.push(...(await escalationRows(parts)))
     rows.push(await emptySchemaRow(parts))

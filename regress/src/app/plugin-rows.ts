@@ -16,9 +16,9 @@ import { type AppRows, GROUP, insertLayer } from './group-parts.ts'
  * the overlay row first in the profile layer; each turn must then send only valid schemas, name each refused tool on
  * stderr, run the valid tool, and exit 0.
  */
-const PLUGIN_NAME = 'acme-dsh-tools'
-const VALID = 'acme_lookup'
-const BROKEN = ['acme_bare_table', 'acme_required_true'] as const
+export const PLUGIN_NAME = 'acme-dsh-tools'
+export const VALID = 'acme_lookup'
+export const BROKEN = ['acme_bare_table', 'acme_required_true'] as const
 
 /**
  * The plugin module's source; `delayMs` > 0 adds a top-level await before the module finishes importing, and
@@ -42,7 +42,7 @@ ${marker}}
 `
 }
 
-function pluginRow(file: string): string {
+export function pluginRow(file: string): string {
   return `    - id: acme\n      name: ${JSON.stringify(file)}\n`
 }
 
@@ -142,7 +142,7 @@ export function namingLine(stderr: string, tool: string, plugin: readonly string
 }
 
 /** A leg's turn, and for a hot add whether the plugin was observed to apply (its marker file appeared). */
-interface LegRun {
+export interface LegRun {
   readonly turn: Turn
   readonly hotAdd?: { readonly applied: boolean; readonly ms: number }
 }
@@ -154,7 +154,7 @@ function hotAddText(run: LegRun): string {
     : `; hot add never applied (no marker within ${HOT_ADD_TIMEOUT_MS / 1000} s)`
 }
 
-function stockLeg(run: LegRun): Observed {
+export function stockLeg(run: LegRun): Observed {
   const { turn } = run
   const rejected = rejectionsOf(turn)
   const sentBroken = BROKEN.filter((tool) => toolsSent(turn).includes(tool))
