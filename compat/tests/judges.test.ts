@@ -1,0 +1,100 @@
+import { type JsonObject, projectParameters } from '@dsh-harden/tools'
+import { describe, expect, it } from 'vitest'
+import { anthropicStrictJudge } from '../src/judges/anthropic-strict.ts'
+import { geminiSdkJudge } from '../src/judges/gemini-sdk.ts'
+import { openAiStrictJudge } from '../src/judges/openai-strict.ts'
+
+// `filesystem_read_multiple_files` as sigoden/aichat#1049 reports it: "In context=('properties', 'paths'), array schema
+// missing items."
+const ARRAY_WITHOUT_ITEMS: JsonObject = {
+  type: 'object',
+  properties: { paths: { type: 'array' } },
+  required: ['paths'],
+  additionalProperties: false,
+}
+
+describe('openai-node toStrictJsonSchema as a judge', () => {
+  it('refuses the reported array without items, naming the path', async () => {
+    const outcome = await openAiStrictJudge.judge(ARRAY_WITHOUT_ITEMS, 'read_multiple_files')
+    expect(outcome).toEqual({
+      outcome: 'refused',
+      message: expect.stringContaining('`properties/paths` declares an array without `items`'),
+    })
+  })
+
+  it('refuses an optional field that does not admit null (its `.optional()` without `.nullable()` rule)', async () => {
+    const schema: JsonObject = {
+      type: 'object',
+      properties: { q: { type: 'string' } },
+      additionalProperties: false,
+    }
+    const outcome = await openAiStrictJudge.judge(schema, 'search')
+    expect(outcome.outcome).toBe('refused')
+  })
+
+  it('has nothing left to change or refuse on our openai-strict wire for the same tool', async () => {
+    const { wire } = projectParameters(ARRAY_WITHOUT_ITEMS, 'openai-strict')
+    expect(await openAiStrictJudge.judge(wire, 'read_multiple_files')).toEqual({ outcome: 'unchanged' })
+  })
+})
+
+describe('@google/genai processJsonSchema as a judge (through generateContent, no network)', () => {
+  it('refuses `type` beside `anyOf` with the SDK message gemini-cli#4121 quotes', async () => {
+    const schema: JsonObject = {
+      type: 'object',
+      properties: { mode: { type: 'string', anyOf: [{ enum: ['a'] }, { enum: ['b'] }] } },
+    }
+    expect(await geminiSdkJudge.judge(schema, 'pick')).toEqual({
+      outcome: 'refused',
+      message: 'type and anyOf cannot be both populated.',
+    })
+  })
+
+  it('reports the additionalProperties it drops, and does not count upper-cased type names', async () => {
+    const outcome = await geminiSdkJudge.judge(ARRAY_WITHOUT_ITEMS, 'read_multiple_files')
+    expect(outcome).toEqual({
+      outcome: 'changed',
+      differences: [{ pointer: '/additionalProperties', kind: 'removed', value: 'false' }],
+    })
+    const clean: JsonObject = { type: 'object', properties: { q: { type: 'string' } } }
+    expect(await geminiSdkJudge.judge(clean, 'search')).toEqual({ outcome: 'unchanged' })
+  })
+
+  it('leaves a schema with `$schema` alone: the SDK sends it as parametersJsonSchema', async () => {
+    const schema: JsonObject = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: {},
+    }
+    expect(await geminiSdkJudge.judge(schema, 'noop')).toEqual({ outcome: 'unchanged' })
+  })
+
+  it('has nothing left to change or refuse on our gemini wire for the reported tool', async () => {
+    const { wire } = projectParameters(ARRAY_WITHOUT_ITEMS, 'gemini')
+    expect(await geminiSdkJudge.judge(wire, 'read_multiple_files')).toEqual({ outcome: 'unchanged' })
+  })
+})
+
+describe('@anthropic-ai/sdk transformJSONSchema as a judge', () => {
+  it('refuses a node without a type (its strict helper cannot take one)', async () => {
+    const schema: JsonObject = { type: 'object', properties: { value: { description: 'any JSON' } } }
+    expect(await anthropicStrictJudge.judge(schema, 'write')).toEqual({
+      outcome: 'refused',
+      message: 'JSON schema must have a type defined if anyOf/oneOf/allOf/enum/const are not used',
+    })
+  })
+
+  it('moves a pattern into the description and closes the object', async () => {
+    const schema: JsonObject = { type: 'object', properties: { id: { type: 'string', pattern: '^a+$' } } }
+    const outcome = await anthropicStrictJudge.judge(schema, 'get')
+    expect(outcome.outcome).toBe('changed')
+    const pointers = outcome.outcome === 'changed' ? outcome.differences.map((d) => d.pointer) : []
+    expect(pointers).toEqual(
+      expect.arrayContaining([
+        '/additionalProperties',
+        '/properties/id/pattern',
+        '/properties/id/description',
+      ]),
+    )
+  })
+})
