@@ -89,11 +89,15 @@ function fallback(answer: readonly ArgumentViolation[]): FallbackValidator & { c
 describe('a validator ajv cannot compile is reported and never accepts everything', () => {
   for (const cause of CAUSES) {
     describe(cause.name, () => {
-      it('is reported once at register, naming the tool and the construct', () => {
+      it('is reported once, when the validator is compiled (not at register), naming the tool and the construct', () => {
         const problems: ValidatorProblem[] = []
         const contract = compileToolContract(cause.schema, TOOL, {
           onValidatorProblem: (p) => problems.push(p),
         })
+        // Register compiles nothing: the cost of a tool that is never called is the root-contract check alone.
+        expect(problems).toEqual([])
+        expect(contract.compileValidator()).toBe(problems[0])
+        contract.validate(cause.valid)
         expect(problems).toHaveLength(1)
         expect(problems[0]!.identity).toEqual(TOOL)
         expect(problems[0]!.construct).toMatch(cause.construct)
@@ -153,5 +157,20 @@ describe('a validator ajv cannot compile is reported and never accepts everythin
     expect(contract.validate({ root: {} })).toEqual([])
     expect(contract.validate({ root: 1 }).map((v) => v.pointer)).toEqual(['/root'])
     expect(unused.calls).toEqual([])
+  })
+})
+
+describe('validators compile lazily, once', () => {
+  it('the first validation compiles and reports; later ones and compileValidator() do not report again', () => {
+    const problems: ValidatorProblem[] = []
+    const contract = compileToolContract(CAUSES[2]!.schema, TOOL, {
+      onValidatorProblem: (p) => problems.push(p),
+    })
+    expect(problems).toEqual([])
+    contract.validate(CAUSES[2]!.valid)
+    expect(problems).toHaveLength(1)
+    contract.validate(CAUSES[2]!.valid)
+    expect(contract.compileValidator()).toBe(problems[0])
+    expect(problems).toHaveLength(1)
   })
 })

@@ -3,23 +3,26 @@ import type { ToolIdentity } from '../errors.ts'
 import type { JsonObject } from '../json-value.ts'
 import { type ProjectionOptions, projectParameters } from '../projection/index.ts'
 import type { ProfileId, Projection } from '../projection/types.ts'
-import { decodeValue } from './decode.ts'
-import { parseStringifiedContainers } from './stringified.ts'
+import type { WorkMeter } from '../work-meter.ts'
+import { findUnsupportedPatterns } from './pattern-problems.ts'
+import { readArguments } from './read-arguments.ts'
+import { SlotShapes } from './slot-shape.ts'
 import { type ArgumentViolation, ToolArgsError } from './tool-args-error.ts'
 import { type ArgumentValidator, compileValidator } from './validator.ts'
 import {
   describeCompileFailure,
   type FallbackValidator,
   NO_FALLBACK,
+  patternProblem,
   uncheckable,
   type ValidatorProblem,
 } from './validator-problem.ts'
 
 /**
- * One tool's contract, compiled once at register: the declared schema (checked and detached), its validator, its
- * wire schema per route, and the path back — decode what projection encoded, then validate against the declared
- * schema. Projections are built on first use; ajv validators are cached by schema text, so registering the same tool
- * again costs no compile.
+ * One tool's contract: the declared schema (checked and detached at register), its validator, its wire schema per
+ * route, and the path back — read what projection encoded back into the declared shape, then validate against the
+ * declared schema. Register only checks and detaches; projections are built on first use per route and the
+ * validator on first validation (cached by schema text, so the same schema is compiled once per process).
  */
 export interface ToolContract {
   readonly identity: ToolIdentity
@@ -29,38 +32,43 @@ export interface ToolContract {
   /** Every reason `args` do not match the declared schema (empty when they do). */
   validate(args: unknown): readonly ArgumentViolation[]
   /**
-   * Set at register when ajv could not compile the declared schema. Arguments are then checked by the fallback
-   * validator, or, without one, every call is refused: never accepted unchecked. The host should print it once.
+   * Why the validator does not check everything itself: ajv could not compile the declared schema (arguments are then
+   * checked by the fallback validator, or, without one, every call is refused: never accepted unchecked), or a
+   * `pattern` cannot run on the linear-time engine (a call reaching it is refused). Reading it compiles the validator
+   * if no validation has yet. The host should print it once.
    */
   readonly validatorProblem: ValidatorProblem | undefined
   /**
-   * Arguments as the model sent them for `profile`, read back into the declared shape: the same value when they
-   * already match. Throws `ToolArgsError` when no reading matches.
+   * Compiles the validator now (it is otherwise compiled on first validation), reporting a problem through
+   * `onValidatorProblem` once; returns it. For `dsh-harden lint`, which must report problems before any call.
+   */
+  compileValidator(): ValidatorProblem | undefined
+  /**
+   * Arguments as the model sent them for `profile`, read back into the declared shape (`normalizeArguments`), then
+   * validated once. Throws `ToolArgsError` when the reading does not match the declared schema.
    */
   parseArguments(args: unknown, profile: ProfileId): unknown
-  /** Like `parseArguments`, but returns the best reading instead of throwing; for presenters, which must not fail. */
+  /**
+   * The arguments read back into the declared shape in one pass, without validating: what projection encoded is
+   * decoded and stringified containers in container-only slots are parsed. The same value when nothing needed it
+   * (arguments that match the declared schema come back unchanged, except strings in slots sent as JSON text).
+   */
   normalizeArguments(args: unknown, profile: ProfileId): unknown
 }
 
 export interface ContractOptions extends EnforceOptions {
   /** Used when ajv cannot compile the declared schema (see `FallbackValidator`). */
   readonly fallbackValidator?: FallbackValidator | undefined
-  /** Called at register with the problem when ajv cannot compile the declared schema. */
+  /** Called once, when the validator is compiled, with the problem (see `ToolContract.validatorProblem`). */
   readonly onValidatorProblem?: ((problem: ValidatorProblem) => void) | undefined
   /** Passed to every projection of this contract (`maxDepth`, `nodeBudget`). */
   readonly projection?: ProjectionOptions | undefined
-}
-
-// Each pass parses the stringified containers the validator found; nesting one inside another takes another pass.
-const MAX_REPAIR_PASSES = 8
-
-interface Reading {
-  readonly value: unknown
-  readonly violations: readonly ArgumentViolation[]
+  /** Counts this contract's work (tests only; see `WorkMeter`). */
+  readonly meter?: WorkMeter | undefined
 }
 
 interface CompiledValidator {
-  readonly validate: ArgumentValidator
+  readonly validate: (args: unknown) => readonly ArgumentViolation[]
   readonly problem: ValidatorProblem | undefined
 }
 
@@ -86,8 +94,9 @@ function buildValidator(
   identity: ToolIdentity,
   options: ContractOptions,
 ): CompiledValidator {
+  let validator: ArgumentValidator
   try {
-    return { validate: compileValidator(declared), problem: undefined }
+    validator = compileValidator(declared)
   } catch (error) {
     const fallback = options.fallbackValidator
     const problem: ValidatorProblem = {
@@ -101,71 +110,86 @@ function buildValidator(
       problem,
     }
   }
+  const meter = options.meter
+  // ajv runs every other keyword; a call reaching a pattern RE2 cannot run is refused by the validator itself.
+  const [unsupported] = findUnsupportedPatterns(declared)
+  return {
+    validate: (args) => validator(args, meter),
+    problem: unsupported === undefined ? undefined : patternProblem(identity, unsupported),
+  }
 }
 
 class CompiledToolContract implements ToolContract {
   readonly identity: ToolIdentity
   readonly declared: JsonObject
-  readonly validatorProblem: ValidatorProblem | undefined
   private readonly projections = new Map<ProfileId, Projection>()
-  private readonly validator: ArgumentValidator
-  private readonly projectionOptions: ProjectionOptions
+  private readonly options: ContractOptions
+  private validator: CompiledValidator | undefined
+  private shapes: SlotShapes | undefined
 
   constructor(declared: JsonObject, identity: ToolIdentity, options: ContractOptions) {
     this.declared = declared
     this.identity = identity
-    this.projectionOptions = options.projection ?? {}
-    const { validate, problem } = buildValidator(declared, identity, options)
-    this.validator = validate
-    this.validatorProblem = problem
-    if (problem !== undefined) options.onValidatorProblem?.(problem)
+    this.options = options
+  }
+
+  get validatorProblem(): ValidatorProblem | undefined {
+    return this.compiled().problem
+  }
+
+  compileValidator(): ValidatorProblem | undefined {
+    return this.compiled().problem
+  }
+
+  private compiled(): CompiledValidator {
+    if (this.validator === undefined) {
+      this.validator = buildValidator(this.declared, this.identity, this.options)
+      if (this.validator.problem !== undefined) this.options.onValidatorProblem?.(this.validator.problem)
+    }
+    return this.validator
   }
 
   projection(profile: ProfileId): Projection {
     let projection = this.projections.get(profile)
     if (projection === undefined) {
-      projection = projectParameters(this.declared, profile, this.projectionOptions)
+      const { projection: options, meter } = this.options
+      projection = projectParameters(
+        this.declared,
+        profile,
+        meter === undefined ? options : { ...options, meter },
+      )
       this.projections.set(profile, projection)
     }
     return projection
   }
 
   validate(args: unknown): readonly ArgumentViolation[] {
-    return this.validator(args)
-  }
-
-  private read(args: unknown, profile: ProfileId): Reading {
-    const readings = decodeValue(args, this.projection(profile).decoder)
-    let first: Reading | undefined
-    for (const value of readings) {
-      const violations = this.validate(value)
-      if (violations.length === 0) return { value, violations }
-      first ??= { value, violations }
-    }
-    let reading = first!
-    for (let pass = 0; pass < MAX_REPAIR_PASSES; pass++) {
-      const repaired = parseStringifiedContainers(reading.value, reading.violations)
-      if (repaired === reading.value) break
-      reading = { value: repaired, violations: this.validate(repaired) }
-      if (reading.violations.length === 0) break
-    }
-    return reading
+    return this.compiled().validate(args)
   }
 
   parseArguments(args: unknown, profile: ProfileId): unknown {
-    const reading = this.read(args, profile)
-    if (reading.violations.length > 0) throw new ToolArgsError(this.identity, reading.violations)
-    return reading.value
+    const value = this.normalizeArguments(args, profile)
+    const violations = this.validate(value)
+    if (violations.length > 0) throw new ToolArgsError(this.identity, violations)
+    return value
   }
 
   normalizeArguments(args: unknown, profile: ProfileId): unknown {
-    return this.read(args, profile).value
+    this.shapes ??= new SlotShapes(this.declared, this.options.meter)
+    return readArguments(
+      args,
+      this.projection(profile).decoder,
+      this.shapes,
+      this.declared,
+      this.options.meter,
+    )
   }
 }
 
 /**
- * Checks `parameters` against the root contract (throwing `JsonSchemaError`), detaches them, compiles the validator
- * (reporting through `onValidatorProblem` when ajv cannot) and returns the tool's contract.
+ * Checks `parameters` against the root contract (throwing `JsonSchemaError`), detaches them and returns the tool's
+ * contract. Nothing is compiled yet: the validator on first validation (or `compileValidator()`), each projection
+ * on first use.
  */
 export function compileToolContract(
   parameters: unknown,

@@ -1,5 +1,6 @@
 import type { ToolIdentity } from '../errors.ts'
 import type { JsonObject } from '../json-value.ts'
+import type { PatternProblem } from './pattern-problems.ts'
 import type { ArgumentViolation } from './tool-args-error.ts'
 
 /**
@@ -12,9 +13,14 @@ export interface FallbackValidator {
   validate(schema: JsonObject, args: unknown): readonly ArgumentViolation[]
 }
 
-/** Reported once per tool, at register, when ajv cannot compile its declared schema. */
+/**
+ * Reported once per tool, when its validator is compiled (first validation, or `contract.compileValidator()`), when
+ * ajv cannot compile its declared schema or a `pattern` in it cannot run on the linear-time regex engine.
+ */
 export interface ValidatorProblem {
   readonly identity: ToolIdentity
+  /** Where in the declared schema, when the problem is one keyword (a `pattern`). */
+  readonly pointer?: string | undefined
   /** The construct ajv could not compile, in words a plugin author can act on. */
   readonly construct: string
   /** What ajv said. */
@@ -43,6 +49,18 @@ export function describeCompileFailure(error: unknown): { construct: string; det
       detail,
     }
   return { construct: 'a construct ajv does not compile', detail }
+}
+
+/** A `pattern` RE2 cannot run: ajv validates everything else; a call whose value reaches that pattern is refused. */
+export function patternProblem(identity: ToolIdentity, problem: PatternProblem): ValidatorProblem {
+  return {
+    identity,
+    pointer: problem.pointer,
+    construct: `the \`pattern\` ${JSON.stringify(problem.pattern)} at ${problem.pointer} uses ${problem.construct}, which the linear-time regex engine (RE2) does not run`,
+    detail: 'rewrite the pattern without lookaround or backreferences',
+    fallback:
+      'ajv for every other keyword; a call whose value reaches this pattern is refused with ToolArgsError (never matched by a backtracking engine)',
+  }
 }
 
 /** The message every call gets when no real check is available: refused, never accepted unchecked. */

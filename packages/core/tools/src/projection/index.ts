@@ -1,4 +1,5 @@
 import type { JsonObject } from '../json-value.ts'
+import type { WorkMeter } from '../work-meter.ts'
 import { sameJson } from './canonical.ts'
 import { profileRules } from './profiles.ts'
 import { createWalk, projectSchema } from './project.ts'
@@ -13,6 +14,8 @@ export interface ProjectionOptions {
    * admits. Default 256.
    */
   readonly maxDepth?: number | undefined
+  /** Counts projection work (tests only; see `WorkMeter`). */
+  readonly meter?: WorkMeter | undefined
 }
 
 const DEFAULT_NODE_BUDGET = 10_000
@@ -32,7 +35,13 @@ export function projectParameters(
   let maxDepth = options.maxDepth ?? DEFAULT_PROJECTION_DEPTH
   for (;;) {
     try {
-      return projectWithin(declared, profile, options.nodeBudget ?? DEFAULT_NODE_BUDGET, maxDepth)
+      return projectWithin(
+        declared,
+        profile,
+        options.nodeBudget ?? DEFAULT_NODE_BUDGET,
+        maxDepth,
+        options.meter,
+      )
     } catch (error) {
       // Called from deep inside a host's own stack, the bound may still not fit: a shallower bound sends more as one
       // any-JSON slot, which is still checked locally. Stops at a depth every real tool schema fits in.
@@ -47,8 +56,9 @@ function projectWithin(
   profile: ProfileId,
   budget: number,
   maxDepth: number,
+  meter: WorkMeter | undefined,
 ): Projection {
-  const walk = createWalk(profileRules(profile), declared, budget, maxDepth)
+  const walk = createWalk(profileRules(profile), declared, budget, maxDepth, meter)
   const { wire, decoder } = projectSchema(walk, declared, '')
   if (sameJson(wire, declared) && decoder.kind === 'identity') return { wire: declared, decoder, changes: [] }
   return { wire: wire as JsonObject, decoder, changes: walk.changes }

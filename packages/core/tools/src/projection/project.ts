@@ -7,6 +7,7 @@ import {
   type JsonValue,
   ownValue,
 } from '../json-value.ts'
+import type { WorkMeter } from '../work-meter.ts'
 import { admitsNull, widenToNullable } from './nullable.ts'
 import type { ProfileRules } from './profiles.ts'
 import { joinDescription, spillText } from './spill.ts'
@@ -30,7 +31,11 @@ interface Walk {
   readonly rules: ProfileRules
   readonly document: JsonObject
   readonly changes: ProjectionChange[]
-  readonly expanding: string[]
+  /** The `$ref`s being inlined on the current path (a set: a reference already on it is a recursion). */
+  readonly expanding: Set<string>
+  /** `declaredAdmitsNull` per declared node, so shared `$ref` targets are judged once per projection. */
+  readonly admitsNull: WeakMap<object, boolean>
+  readonly meter: WorkMeter | undefined
   budget: number
   /** Schema levels entered now, and the most allowed (see `ProjectionOptions.maxDepth`). */
   depth: number
@@ -110,7 +115,7 @@ function projectRef(walk: Walk, node: JsonObject, pointer: string): Projected {
 function projectRefTarget(walk: Walk, node: JsonObject, pointer: string): Projected {
   const ref = node.$ref as string
   const { $ref: _ref, ...siblings } = node
-  if (walk.expanding.includes(ref)) {
+  if (walk.expanding.has(ref)) {
     return anyJsonSlot(walk, siblings, pointer, `recursive reference ${ref} sent as JSON text`)
   }
   const target = resolveRef(walk, ref)
@@ -126,11 +131,11 @@ function projectRefTarget(walk: Walk, node: JsonObject, pointer: string): Projec
   // Sibling annotations describe this use of the target, so they win over the target's own.
   const merged: JsonValue =
     target === true ? siblings : isJsonObject(target) ? { ...target, ...siblings } : target
-  walk.expanding.push(ref)
+  walk.expanding.add(ref)
   try {
     return projectSchema(walk, merged, pointer)
   } finally {
-    walk.expanding.pop()
+    walk.expanding.delete(ref)
   }
 }
 
@@ -146,6 +151,14 @@ function declaredTypes(node: JsonObject): JsonType[] | undefined {
     if (type !== undefined) inferred.add(type)
   }
   return inferred.size > 0 ? [...inferred] : undefined
+}
+
+/** The JSON types a (wire or declared) schema node takes by its own keywords; `undefined` when any or a union. */
+function wireTypes(wire: JsonValue): JsonType[] | undefined {
+  if (wire === false) return []
+  return isJsonObject(wire) && !Array.isArray(wire.anyOf) && !Array.isArray(wire.oneOf)
+    ? declaredTypes(wire)
+    : undefined
 }
 
 function simplifyTypes(types: readonly JsonType[]): JsonType[] {
@@ -285,26 +298,45 @@ function isFlatConstraint(walk: Walk, branch: JsonValue): boolean {
   )
 }
 
-/** Whether a declared schema admits null, following local `$ref`s (a cycle or a dangling one counts as no). */
-// Past this many nested unions the answer is "no": the field then reads a wire null as "not provided", which is what
-// the route meant by it in every case but a schema nesting nullable unions this deep.
-const MAX_NULL_DEPTH = 64
-
-function declaredAdmitsNull(walk: Walk, schema: JsonValue, seen: readonly string[] = [], depth = 0): boolean {
+/**
+ * Whether a declared schema admits null, following local `$ref`s (a cycle or a dangling one counts as no). One
+ * post-order pass on an explicit stack, memoized per node for the whole projection: a `$defs` chain whose levels are
+ * unions of `$ref`s to the next is judged once per node, not once per path (which doubles per level).
+ */
+function declaredAdmitsNull(walk: Walk, schema: JsonValue): boolean {
   if (!isJsonObject(schema)) return admitsNull(schema)
-  if (depth > MAX_NULL_DEPTH) return false
-  const { $ref: ref, anyOf, oneOf, allOf, ...rest } = schema
-  const branches = Array.isArray(anyOf) ? anyOf : Array.isArray(oneOf) ? oneOf : undefined
-  if (branches !== undefined && !branches.some((branch) => declaredAdmitsNull(walk, branch, seen, depth + 1)))
-    return false
-  if (Array.isArray(allOf) && !allOf.every((member) => declaredAdmitsNull(walk, member, seen, depth + 1)))
-    return false
-  if (typeof ref === 'string') {
-    if (seen.includes(ref) || seen.length > 32) return false
-    const target = resolveRef(walk, ref)
-    if (target === undefined || !declaredAdmitsNull(walk, target, [...seen, ref], depth + 1)) return false
+  const memo = walk.admitsNull
+  const known = memo.get(schema)
+  if (known !== undefined) return known
+  const entered = new Set<object>()
+  const stack: JsonObject[] = [schema]
+  while (stack.length > 0) {
+    const node = stack[stack.length - 1]!
+    if (memo.has(node)) {
+      stack.pop()
+      continue
+    }
+    const { $ref: ref, anyOf, oneOf, allOf, ...rest } = node
+    const branches = Array.isArray(anyOf) ? anyOf : Array.isArray(oneOf) ? oneOf : []
+    const members = Array.isArray(allOf) ? allOf : []
+    const target = typeof ref === 'string' ? (resolveRef(walk, ref) ?? false) : true
+    const parts = [...branches, ...members, target]
+    if (!entered.has(node)) {
+      entered.add(node)
+      walk.meter?.count('projection-helper')
+      for (const part of parts)
+        if (isJsonObject(part) && !memo.has(part) && !entered.has(part)) stack.push(part)
+      continue
+    }
+    stack.pop()
+    // A part still being entered is on a cycle: it counts as no, as a `$ref` back to itself always did.
+    const of = (part: JsonValue): boolean =>
+      isJsonObject(part) ? (memo.get(part) ?? false) : admitsNull(part)
+    const result =
+      (branches.length === 0 || branches.some(of)) && members.every(of) && of(target) && admitsNull(rest)
+    memo.set(node, result)
   }
-  return admitsNull(rest)
+  return memo.get(schema) ?? false
 }
 
 function isNullBranch(branch: JsonValue): boolean {
@@ -412,7 +444,14 @@ function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', 
   const wire: JsonObject = { ...base.wire, [unionKeyword]: projected.map((p) => p.wire) }
   const decoder: Decoder = projected.every((p) => p.decoder.kind === 'identity')
     ? base.decoder
-    : { kind: 'union', branches: projected.map((p) => p.decoder) }
+    : {
+        kind: 'union',
+        branches: projected.map((p) => p.decoder),
+        types: projected.map((p) => wireTypes(p.wire)),
+        declaredTypes: branches.map((branch) =>
+          isJsonObject(branch) && branch.$ref === undefined ? wireTypes(branch) : undefined,
+        ),
+      }
   return { wire, decoder }
 }
 
@@ -483,6 +522,7 @@ export function projectSchema(walk: Walk, node: JsonValue, pointer: string): Pro
 }
 
 function projectNode(walk: Walk, node: JsonValue, pointer: string): Projected {
+  walk.meter?.count('projection-node')
   if (--walk.budget < 0) return anyJsonSlot(walk, {}, pointer, 'schema too large to send in full')
   if (node === true) return anyJsonSlot(walk, {}, pointer, '`true` (any value) sent as JSON text')
   if (!isJsonObject(node)) {
@@ -788,6 +828,17 @@ export function createWalk(
   document: JsonObject,
   budget: number,
   maxDepth: number,
+  meter?: WorkMeter,
 ): Walk {
-  return { rules, document, changes: [], expanding: [], budget, depth: 0, maxDepth }
+  return {
+    rules,
+    document,
+    changes: [],
+    expanding: new Set(),
+    admitsNull: new WeakMap(),
+    meter,
+    budget,
+    depth: 0,
+    maxDepth,
+  }
 }

@@ -51,7 +51,20 @@ export type Decoder =
       readonly syntheticNull: ReadonlySet<string>
     }
   | { readonly kind: 'array'; readonly prefix: readonly Decoder[]; readonly items: Decoder }
-  | { readonly kind: 'union'; readonly branches: readonly Decoder[] }
+  | {
+      readonly kind: 'union'
+      readonly branches: readonly Decoder[]
+      /**
+       * The JSON types each branch's wire schema takes (`undefined`: any), so reading a value back picks the branches
+       * its type can belong to without validating. Absent: inferred from each branch decoder's kind.
+       */
+      readonly types?: readonly (readonly string[] | undefined)[] | undefined
+      /**
+       * The JSON types each branch's declared schema takes (`undefined`: any): a string that one branch takes as it
+       * is and another as JSON text is parsed only when it parses to a type the JSON-text branch declares.
+       */
+      readonly declaredTypes?: readonly (readonly string[] | undefined)[] | undefined
+    }
 
 export interface Projection {
   /** The schema to send; the very same object as the declared one when the route accepts it as it is. */

@@ -1,0 +1,136 @@
+import type { Decoder } from '../projection/types.ts'
+import { ARRAY, OBJECT, STRING } from './slot-shape.ts'
+
+/**
+ * Which decoding a union slot's value gets, decided by the value's JSON type alone: the projection's branches for
+ * that type are merged into one decoder, computed once per (union, type) and memoized, so reading never tries one
+ * reading per branch (which doubles per nested union). Where the branches disagree:
+ *
+ * - a string is parsed as JSON text when every branch for strings was sent as JSON text; when another branch takes
+ *   strings as they are, only when it parses to a non-string value of a type some branch declares (a string that is
+ *   not such JSON text stays the string it is);
+ * - an object or array gets every branch's decoding, merged key by key (a key's decoders merge the same way).
+ */
+type UnionDecoder = Extract<Decoder, { kind: 'union' }>
+type ObjectDecoder = Extract<Decoder, { kind: 'object' }>
+type ArrayDecoder = Extract<Decoder, { kind: 'array' }>
+
+/** A decoder, or the reading of a string that may be JSON text: parsed only into a value of one of `admits`. */
+export type Reading = Decoder | { readonly kind: 'json-text-of'; readonly admits: number }
+
+export const IDENTITY: Decoder = Object.freeze({ kind: 'identity' })
+const JSON_TEXT: Decoder = Object.freeze({ kind: 'json-text' })
+const ALL = 63
+
+const TYPE_BITS: Readonly<Record<string, number>> = {
+  object: OBJECT,
+  array: ARRAY,
+  string: STRING,
+  number: 8,
+  integer: 8,
+  boolean: 16,
+  null: 32,
+}
+
+const resolved = new WeakMap<Decoder, Map<number, Reading>>()
+
+function kindsOf(decoder: Decoder, types: readonly string[] | undefined): number {
+  if (types !== undefined) return types.reduce((bits, type) => bits | (TYPE_BITS[type] ?? ALL), 0)
+  switch (decoder.kind) {
+    case 'json-text':
+      return STRING
+    case 'object':
+      return OBJECT
+    case 'array':
+      return ARRAY
+    default:
+      return ALL
+  }
+}
+
+/** One decoder reading any of `decoders` (already resolved for one type): the union of what each decodes. */
+function unionOf(decoders: readonly Decoder[]): Decoder {
+  const distinct = [...new Set(decoders)]
+  if (distinct.length === 1) return distinct[0]!
+  if (distinct.every((decoder) => decoder.kind === 'identity')) return IDENTITY
+  return { kind: 'union', branches: distinct }
+}
+
+function mergeObjects(decoders: readonly ObjectDecoder[]): Decoder {
+  if (decoders.length === 1) return decoders[0]!
+  const keys = new Set(decoders.flatMap((decoder) => [...decoder.properties.keys()]))
+  const properties = new Map<string, Decoder>()
+  for (const key of keys)
+    properties.set(key, unionOf(decoders.map((decoder) => decoder.properties.get(key) ?? decoder.additional)))
+  return {
+    kind: 'object',
+    properties,
+    additional: unionOf(decoders.map((decoder) => decoder.additional)),
+    syntheticNull: new Set(decoders.flatMap((decoder) => [...decoder.syntheticNull])),
+  }
+}
+
+function mergeArrays(decoders: readonly ArrayDecoder[]): Decoder {
+  if (decoders.length === 1) return decoders[0]!
+  const length = Math.max(...decoders.map((decoder) => decoder.prefix.length))
+  const prefix = Array.from({ length }, (_, index) =>
+    unionOf(decoders.map((decoder) => decoder.prefix[index] ?? decoder.items)),
+  )
+  return { kind: 'array', prefix, items: unionOf(decoders.map((decoder) => decoder.items)) }
+}
+
+/** The JSON type of `value` as one bit. */
+export function typeBit(value: unknown): number {
+  if (value === null) return TYPE_BITS.null!
+  if (Array.isArray(value)) return ARRAY
+  return TYPE_BITS[typeof value] ?? 0
+}
+
+/** The decoding a value of JSON type `kind` (one bit) gets at `decoder`: a union resolved to one of the other kinds. */
+export function decoderFor(decoder: Decoder, kind: number): Reading {
+  if (decoder.kind !== 'union') return decoder
+  let byKind = resolved.get(decoder)
+  if (byKind === undefined) {
+    byKind = new Map()
+    resolved.set(decoder, byKind)
+  }
+  let result = byKind.get(kind)
+  if (result === undefined) {
+    result = resolveUnion(decoder, kind)
+    byKind.set(kind, result)
+  }
+  return result
+}
+
+function resolveUnion(union: UnionDecoder, kind: number): Reading {
+  const taking = union.branches.flatMap((branch, index) =>
+    (kindsOf(branch, union.types?.[index]) & kind) !== 0 ? [index] : [],
+  )
+  if (kind === STRING) {
+    let keeps = false
+    let text = false
+    for (const index of taking) {
+      // A nested union is as deep as the projection's own depth bound (`maxDepth`), so this recursion is bounded too.
+      const reading = decoderFor(union.branches[index]!, kind)
+      if (reading.kind === 'json-text' || reading.kind === 'json-text-of') text = true
+      else keeps = true
+    }
+    if (!text) return IDENTITY
+    if (!keeps) return JSON_TEXT
+    const declared = union.branches.reduce(
+      (bits, _branch, index) => bits | kindsOf(IDENTITY, union.declaredTypes?.[index]),
+      0,
+    )
+    return { kind: 'json-text-of', admits: declared & ~STRING }
+  }
+  const candidates = taking.map((index) => decoderFor(union.branches[index]!, kind) as Decoder)
+  if (kind === OBJECT) {
+    const objects = candidates.filter((candidate): candidate is ObjectDecoder => candidate.kind === 'object')
+    return objects.length === 0 ? IDENTITY : mergeObjects(objects)
+  }
+  if (kind === ARRAY) {
+    const arrays = candidates.filter((candidate): candidate is ArrayDecoder => candidate.kind === 'array')
+    return arrays.length === 0 ? IDENTITY : mergeArrays(arrays)
+  }
+  return IDENTITY
+}

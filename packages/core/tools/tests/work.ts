@@ -1,0 +1,32 @@
+import { expect } from 'vitest'
+import type { WorkKind, WorkMeter } from '../src/work-meter.ts'
+
+/** A `WorkMeter` that tallies every count, per kind and in total; reset between the sizes it compares. */
+export interface Tally extends WorkMeter {
+  total(): number
+  of(kind: WorkKind): number
+  reset(): void
+}
+
+export function tally(): Tally {
+  let counts = new Map<WorkKind, number>()
+  return {
+    count: (kind, amount = 1) => void counts.set(kind, (counts.get(kind) ?? 0) + amount),
+    total: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
+    of: (kind) => counts.get(kind) ?? 0,
+    reset: () => {
+      counts = new Map()
+    },
+  }
+}
+
+/**
+ * Linear growth by counting work, never time: the work at sizes n, 2n and 4n, each doubling at most `bound` times
+ * the work before it (2 is linear; an exponential or quadratic path gives 4 and more).
+ */
+export function expectLinearWork(name: string, work: (n: number) => number, n: number, bound = 2.5): void {
+  const [a, b, c] = [work(n), work(2 * n), work(4 * n)]
+  expect(a, `${name}: some work is counted at n=${n}`).toBeGreaterThan(0)
+  expect(b / a, `${name}: work(${2 * n}) / work(${n}) = ${b} / ${a}`).toBeLessThanOrEqual(bound)
+  expect(c / b, `${name}: work(${4 * n}) / work(${2 * n}) = ${c} / ${b}`).toBeLessThanOrEqual(bound)
+}
