@@ -1,6 +1,7 @@
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { resolveCachePath } from './cache.ts'
+import type { GatewayClock } from './clock.ts'
 import { type LazyMcpConfig, parseConfig } from './config.ts'
 import { type GatewayLogger, LazyMcpGateway, SILENT_LOGGER } from './gateway.ts'
 import { expandHome, type ImportContext, resolveServers } from './import.ts'
@@ -17,6 +18,8 @@ export interface CreateGatewayOptions {
   readonly where?: string | undefined
   /** Start eager / keep-alive servers (in the background). Default true. */
   readonly start?: boolean | undefined
+  /** What idle release and timestamps run on. Default the system clock. */
+  readonly clock?: GatewayClock | undefined
 }
 
 export interface CreatedGateway {
@@ -72,6 +75,7 @@ export async function createGateway(
     callTimeoutMs: config.callTimeoutMs,
     parentEnv: env,
     logger,
+    clock: options.clock,
   })
   if (options.start !== false) await gateway.start()
   return { gateway, config, warnings }

@@ -1,6 +1,7 @@
 import type { ListedTool, ToolDiagnostic } from '@dsh-harden/mcp-client'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { fingerprint, MetadataCache, SettingsStore } from './cache.ts'
+import { type GatewayClock, SYSTEM_CLOCK } from './clock.ts'
 import {
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -47,6 +48,8 @@ export interface GatewayOptions {
   /** The environment stdio servers inherit (scrubbed first). Default `process.env`. */
   readonly parentEnv?: Readonly<Record<string, string | undefined>> | undefined
   readonly logger?: GatewayLogger | undefined
+  /** What idle release and timestamps run on. Default the system clock. */
+  readonly clock?: GatewayClock | undefined
 }
 
 type ToolSource = ServerStatus['tools']['source']
@@ -65,7 +68,8 @@ interface ServerRecord {
   /** Whether the cache write for `listed` has landed. */
   cacheLanded: boolean
   inFlight: number
-  timer: NodeJS.Timeout | undefined
+  /** Cancels the pending idle release, if one is scheduled. */
+  cancelIdle: (() => void) | undefined
   deadline: number | undefined
   lastUsedAt: number | undefined
   connections: number
@@ -116,6 +120,7 @@ export class LazyMcpGateway implements GatewayStatusSource {
   readonly #callTimeoutMs: number
   readonly #parentEnv: Readonly<Record<string, string | undefined>>
   readonly #logger: GatewayLogger
+  readonly #clock: GatewayClock
   #override: number | undefined
   #started: Promise<void> | undefined
   #disposed = false
@@ -126,6 +131,7 @@ export class LazyMcpGateway implements GatewayStatusSource {
     this.#callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
     this.#parentEnv = options.parentEnv ?? process.env
     this.#logger = options.logger ?? SILENT_LOGGER
+    this.#clock = options.clock ?? SYSTEM_CLOCK
     this.cache = new MetadataCache(options.cachePath, (message) => this.#logger.warn(message))
     this.settings = new SettingsStore(options.cachePath)
     for (const config of options.servers) {
@@ -141,7 +147,7 @@ export class LazyMcpGateway implements GatewayStatusSource {
         diagnostics: [],
         cacheLanded: false,
         inFlight: 0,
-        timer: undefined,
+        cancelIdle: undefined,
         deadline: undefined,
         lastUsedAt: undefined,
         connections: 0,
@@ -221,7 +227,7 @@ export class LazyMcpGateway implements GatewayStatusSource {
       releases: record.releases,
       inFlight: record.inFlight,
       pid: record.connection?.pid,
-      idleDeadline: record.timer ? record.deadline : undefined,
+      idleDeadline: record.cancelIdle ? record.deadline : undefined,
     }
   }
 
@@ -230,7 +236,7 @@ export class LazyMcpGateway implements GatewayStatusSource {
       servers: [...this.#records.values()].map((record) => this.#status(record)),
       idleDisconnectMs: this.#override ?? this.#configIdle,
       idleOverride: this.#override !== undefined,
-      at: Date.now(),
+      at: this.#clock.now(),
     }
   }
 
@@ -281,17 +287,16 @@ export class LazyMcpGateway implements GatewayStatusSource {
     this.#disarm(record)
     const ms = this.#idleWindow(record)
     if (ms === undefined || record.state !== 'ready' || this.#disposed) return
-    record.deadline = Date.now() + ms
-    record.timer = setTimeout(() => {
-      record.timer = undefined
+    record.deadline = this.#clock.now() + ms
+    record.cancelIdle = this.#clock.schedule(() => {
+      record.cancelIdle = undefined
       void this.#release(record, 'idle')
     }, ms)
-    record.timer.unref()
   }
 
   #disarm(record: ServerRecord): void {
-    if (record.timer) clearTimeout(record.timer)
-    record.timer = undefined
+    record.cancelIdle?.()
+    record.cancelIdle = undefined
     record.deadline = undefined
   }
 
@@ -303,7 +308,7 @@ export class LazyMcpGateway implements GatewayStatusSource {
 
   #endUse(record: ServerRecord): void {
     record.inFlight--
-    record.lastUsedAt = Date.now()
+    record.lastUsedAt = this.#clock.now()
     if (record.inFlight === 0) this.#armIdle(record)
   }
 
@@ -361,7 +366,7 @@ export class LazyMcpGateway implements GatewayStatusSource {
     record.diagnostics = diagnostics
     record.cacheLanded = false
     const listed = tools
-    this.cache.put(record.config.name, { fingerprint: record.print, savedAt: Date.now(), tools }).then(
+    this.cache.put(record.config.name, { fingerprint: record.print, savedAt: this.#clock.now(), tools }).then(
       () => {
         if (record.listed === listed) record.cacheLanded = true
       },

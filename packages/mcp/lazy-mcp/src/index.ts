@@ -7,6 +7,7 @@ export {
   SettingsStore,
   writeAtomic,
 } from './cache.ts'
+export { type GatewayClock, SYSTEM_CLOCK } from './clock.ts'
 export {
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { DeliveryError, LazyMcpGateway, type ServerConfig } from '../src/index.ts'
+import { ManualClock } from '../src/testing/index.ts'
 import { isAlive, sleep, tempDir, tiny, until } from './servers.ts'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -7,7 +8,10 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
 })
 
-async function gatewayOf(servers: ServerConfig[], options: { idle?: number; callTimeoutMs?: number } = {}) {
+async function gatewayOf(
+  servers: ServerConfig[],
+  options: { idle?: number; callTimeoutMs?: number; clock?: ManualClock } = {},
+) {
   const temp = await tempDir()
   const gateway = new LazyMcpGateway({
     servers,
@@ -15,6 +19,7 @@ async function gatewayOf(servers: ServerConfig[], options: { idle?: number; call
     idleDisconnectMs: options.idle ?? 60_000,
     callTimeoutMs: options.callTimeoutMs,
     connectTimeoutMs: 10_000,
+    clock: options.clock,
   })
   cleanups.push(temp.remove, () => gateway.dispose())
   await gateway.start()
@@ -59,67 +64,76 @@ describe('lifecycle', () => {
     expect(gateway.detail('slow')).toMatchObject({ attempts: 1, connections: 1, state: 'ready' })
   })
 
-  it('lazy: released within the idle window + 1 s, counted from the last activity, and the process is gone', async () => {
-    const gateway = await gatewayOf([tiny()], { idle: 1000 })
+  it('lazy: released exactly one idle window after the last activity (manual clock), and the process is gone', async () => {
+    const clock = new ManualClock()
+    const gateway = await gatewayOf([tiny()], { idle: 1000, clock })
     await gateway.call('tiny', 'echo', {})
     const pid = gateway.detail('tiny').pid!
-    await sleep(600)
+    clock.advance(600)
     await gateway.call('tiny', 'echo', {}) // activity restarts the window
-    const lastUse = Date.now()
-    await sleep(600)
-    expect(gateway.detail('tiny').state).toBe('ready') // 1.2 s after connect, 0.6 s after the last use
-    const elapsed = await until(() => gateway.detail('tiny').state === 'dormant', 5000)
-    expect(elapsed).toBeGreaterThanOrEqual(0)
-    expect(Date.now() - lastUse).toBeLessThanOrEqual(1000 + 1000)
+    expect(gateway.detail('tiny').idleDeadline).toBe(clock.now() + 1000)
+    clock.advance(999) // 1.599 s after the first use, 0.999 s after the last
+    expect(gateway.detail('tiny')).toMatchObject({ state: 'ready', releases: 0 })
+    clock.advance(1)
+    expect(gateway.detail('tiny').state).not.toBe('ready') // released at the deadline itself
+    expect(await until(() => gateway.detail('tiny').state === 'dormant', 5000)).toBeGreaterThanOrEqual(0)
     expect(await until(() => !isAlive(pid), 3000)).toBeGreaterThanOrEqual(0)
     expect(gateway.detail('tiny')).toMatchObject({ releases: 1, tools: { source: 'cache', count: 5 } })
   })
 
   it('lazy: never released while a call is in flight, even one longer than the window', async () => {
-    const gateway = await gatewayOf([tiny()], { idle: 1000 })
-    const call = gateway.call('tiny', 'sleep', { ms: 2500 })
+    const clock = new ManualClock()
+    const gateway = await gatewayOf([tiny()], { idle: 1000, clock })
+    const call = gateway.call('tiny', 'sleep', { ms: 300 })
     await until(() => gateway.detail('tiny').inFlight === 1 && gateway.detail('tiny').state === 'ready', 5000)
-    const states: string[] = []
-    const watcher = setInterval(() => states.push(gateway.detail('tiny').state), 50)
-    expect(await call).toBe('slept 2500')
-    clearInterval(watcher)
-    expect(new Set(states)).toEqual(new Set(['ready']))
-    expect(gateway.detail('tiny').releases).toBe(0)
-    expect(await until(() => gateway.detail('tiny').state === 'dormant', 1000 + 1500)).toBeGreaterThanOrEqual(
-      0,
-    )
+    clock.advance(10 * 1000) // ten windows pass while the call runs
+    expect(gateway.detail('tiny')).toMatchObject({ state: 'ready', releases: 0, idleDeadline: undefined })
+    expect(clock.pending).toBe(0)
+    expect(await call).toBe('slept 300')
+    expect(gateway.detail('tiny').idleDeadline).toBe(clock.now() + 1000) // the window starts when the call ends
+    clock.advance(1000)
+    expect(await until(() => gateway.detail('tiny').state === 'dormant', 5000)).toBeGreaterThanOrEqual(0)
+    expect(gateway.detail('tiny').releases).toBe(1)
   })
 
   it('lazy-keep-alive: pinned after the first connection and never released for idleness', async () => {
-    const gateway = await gatewayOf([tiny('pin', { lifecycle: 'lazy-keep-alive' })], { idle: 1000 })
+    const clock = new ManualClock()
+    const gateway = await gatewayOf([tiny('pin', { lifecycle: 'lazy-keep-alive' })], { idle: 1000, clock })
     expect(gateway.detail('pin')).toMatchObject({ state: 'dormant', pinned: false })
     await gateway.call('pin', 'echo', {})
     expect(gateway.detail('pin')).toMatchObject({ state: 'ready', pinned: true, idleDisconnectMs: undefined })
-    await sleep(2200)
+    expect(clock.pending).toBe(0) // no release is even scheduled
+    clock.advance(24 * 3600_000)
     expect(gateway.detail('pin')).toMatchObject({ state: 'ready', releases: 0, idleDeadline: undefined })
   })
 
   it('eager: starts connecting at activation without holding it up; no idle release unless set', async () => {
-    const started = Date.now()
+    const clock = new ManualClock()
     const gateway = await gatewayOf([tiny('hot', { lifecycle: 'eager', env: { STARTUP_DELAY_MS: '800' } })], {
       idle: 1000,
+      clock,
     })
-    expect(Date.now() - started).toBeLessThan(700)
+    // start() has returned while the server is still starting (it answers after 800 ms): nothing was awaited.
     expect(gateway.detail('hot').state).toBe('connecting')
     expect(await until(() => gateway.detail('hot').state === 'ready', 8000)).toBeGreaterThanOrEqual(0)
-    await sleep(2200)
+    expect(clock.pending).toBe(0)
+    clock.advance(24 * 3600_000)
     expect(gateway.detail('hot')).toMatchObject({ state: 'ready', releases: 0 })
   })
 
   it('keep-alive with an explicit idleDisconnectMs is released; a failing eager server only logs', async () => {
-    const gateway = await gatewayOf([
-      tiny('kept', { lifecycle: 'keep-alive', idleDisconnectMs: 1000 }),
-      tiny('broken', { lifecycle: 'keep-alive', command: '/nonexistent/server-binary' }),
-    ])
-    expect(await until(() => gateway.detail('kept').state === 'ready', 8000)).toBeGreaterThanOrEqual(0)
-    expect(await until(() => gateway.detail('kept').state === 'dormant', 1000 + 2000)).toBeGreaterThanOrEqual(
-      0,
+    const clock = new ManualClock()
+    const gateway = await gatewayOf(
+      [
+        tiny('kept', { lifecycle: 'keep-alive', idleDisconnectMs: 1000 }),
+        tiny('broken', { lifecycle: 'keep-alive', command: '/nonexistent/server-binary' }),
+      ],
+      { clock },
     )
+    expect(await until(() => gateway.detail('kept').state === 'ready', 8000)).toBeGreaterThanOrEqual(0)
+    expect(gateway.detail('kept').idleDeadline).toBe(clock.now() + 1000)
+    clock.advance(1000)
+    expect(await until(() => gateway.detail('kept').state === 'dormant', 5000)).toBeGreaterThanOrEqual(0)
     expect(await until(() => gateway.detail('broken').lastError !== undefined, 5000)).toBeGreaterThanOrEqual(
       0,
     )

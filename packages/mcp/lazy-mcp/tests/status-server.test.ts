@@ -8,6 +8,7 @@ import {
   STATUS_BODY_LIMIT,
   startStatusServer,
 } from '../src/index.ts'
+import { ManualClock } from '../src/testing/index.ts'
 import { tempDir, tiny, until } from './servers.ts'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -19,10 +20,12 @@ async function setup(options: { panel?: boolean } = {}) {
   const temp = await tempDir()
   cleanups.push(temp.remove)
   const cachePath = join(temp.dir, 'lazy-mcp', 'tool-cache.json')
+  const clock = new ManualClock()
   const gateway = new LazyMcpGateway({
     servers: [tiny('follows'), tiny('own', { idleDisconnectMs: 60_000 })],
     cachePath,
     idleDisconnectMs: 60_000,
+    clock,
   })
   cleanups.push(() => gateway.dispose())
   await gateway.start()
@@ -46,6 +49,7 @@ async function setup(options: { panel?: boolean } = {}) {
   tokens.set(server.url, server.token)
   return {
     gateway,
+    clock,
     server,
     url: server.url,
     settings: join(temp.dir, 'lazy-mcp', 'settings.json'),
@@ -95,18 +99,18 @@ describe('status server', () => {
   it('POST sets, persists and applies the window to ready servers that follow it; DELETE restores', {
     timeout: 20_000,
   }, async () => {
-    const { gateway, url, settings, cachePath } = await setup()
+    const { gateway, clock, url, settings, cachePath } = await setup()
     await gateway.call('follows', 'echo', {})
     await gateway.call('own', 'echo', {})
     const response = await post(url, JSON.stringify({ idleDisconnectMs: 1000 }))
     expect(response.status).toBe(200)
     expect(((await response.json()) as GatewayStatusSnapshot).idleOverride).toBe(true)
     expect(await exists(settings)).toBe(true)
-    expect(gateway.detail('follows').idleDeadline! - Date.now()).toBeLessThanOrEqual(1000)
-    expect(gateway.detail('own').idleDeadline! - Date.now()).toBeGreaterThan(30_000) // explicit: untouched
-    expect(
-      await until(() => gateway.detail('follows').state === 'dormant', 1000 + 2000),
-    ).toBeGreaterThanOrEqual(0)
+    // The manual clock has not moved since the calls: the new window runs from now, the explicit one is untouched.
+    expect(gateway.detail('follows').idleDeadline).toBe(clock.now() + 1000)
+    expect(gateway.detail('own').idleDeadline).toBe(clock.now() + 60_000)
+    clock.advance(1000)
+    expect(await until(() => gateway.detail('follows').state === 'dormant', 5000)).toBeGreaterThanOrEqual(0)
     expect(gateway.detail('own').state).toBe('ready')
 
     // The override survives a restart (a new gateway over the same cache directory).

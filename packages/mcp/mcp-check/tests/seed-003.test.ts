@@ -64,8 +64,7 @@ describe('mcp check against the seed-003 controller (fixture)', () => {
     }
   }, 30_000)
 
-  it('over stdio, reports every row too, within the client bound, and leaves no process behind', async () => {
-    const started = performance.now()
+  it('over stdio, reports every row too, each client waiting exactly its bound, and leaves no process behind', async () => {
     const report = await checkServer(nodeTarget(FIXTURE, ['--stdio']), {
       calls,
       claude: false,
@@ -75,10 +74,18 @@ describe('mcp check against the seed-003 controller (fixture)', () => {
     expect(
       check(report, 'jsonrpc-envelope').findings.some((f) => /answered a notification/.test(f.message)),
     ).toBe(true)
-    // The SDK client drops every reply (no "jsonrpc"), so it waits for its bound; the check does not hang past it.
-    expect(report.clients.find((client) => client.client === 'sdk')?.detail).toMatch(/timed out/i)
-    expect(performance.now() - started).toBeLessThan(8000)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    expect(await processesWith(FIXTURE)).toEqual([])
+    // The SDK client drops every reply (no "jsonrpc"), so each real client waits for the bound it was given, not
+    // the SDK's 60 s default: the report names the bound that ran out (no clock is read by this test).
+    const detail = (name: string) => report.clients.find((client) => client.client === name)?.detail
+    expect(detail('sdk')).toMatch(/Request timed out after 2000 ms$/)
+    expect(detail('dsh-stock')).toMatch(/still connecting after 2000 ms/)
+    expect(detail('dsh-hardened')).toMatch(/still connecting after 2000 ms/)
+    // Reaped processes disappear as the OS gets to them: poll (a bounded number of times) instead of guessing a delay.
+    let left = await processesWith(FIXTURE)
+    for (let poll = 0; poll < 100 && left.length > 0; poll++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      left = await processesWith(FIXTURE)
+    }
+    expect(left).toEqual([])
   }, 30_000)
 })

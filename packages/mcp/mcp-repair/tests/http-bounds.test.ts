@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http'
-import { rawRequest } from '@dsh-harden/mcp-transport/fixtures'
-import { afterEach, describe, expect, it } from 'vitest'
+import { type RawResponse, rawRequest } from '@dsh-harden/mcp-transport/fixtures'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startHttpRepair } from '../src/index.ts'
 import { answer, type Script, startRawUpstream } from './raw-http-upstream.ts'
 
@@ -24,6 +24,17 @@ async function facade(script: Script, options: { requestTimeoutMs?: number } = {
   })
   cleanups.push(() => repair.close())
   return { upstream, repair, lines }
+}
+
+/** Lets real I/O run for `count` turns of the event loop (setImmediate is never faked here). */
+async function turns(count: number): Promise<void> {
+  for (let turn = 0; turn < count; turn++) await new Promise((done) => setImmediate(done))
+}
+
+/** Real event-loop turns until `check` holds; a bounded number of them, then a failure naming what never happened. */
+async function turnsUntil(check: () => boolean, what: string): Promise<void> {
+  for (let turn = 0; turn < 100_000 && !check(); turn++) await new Promise((done) => setImmediate(done))
+  if (!check()) throw new Error(`${what} never happened`)
 }
 
 const call = (id: number, method: string, params: object = {}) =>
@@ -139,17 +150,35 @@ describe('repair facade: bounded readers and an upstream timeout', () => {
     })
   })
 
-  it('an upstream that stays silent: the request gets a JSON-RPC timeout error instead of hanging', async () => {
-    const { repair, lines } = await facade(() => {}, { requestTimeoutMs: 300 })
-    const started = performance.now()
-    const response = await rawRequest(repair.url, { body: call(5, 'tools/call') })
-    expect(response.status).toBe(504)
-    expect(JSON.parse(response.body)).toMatchObject({
-      id: 5,
-      error: { code: -32001, message: /nothing for 300 ms/ },
-    })
-    expect(performance.now() - started).toBeLessThan(10_000)
-    expect(lines.some((line) => line.includes('sent nothing for 300 ms'))).toBe(true)
+  it('an upstream that stays silent: after exactly requestTimeoutMs (fake clock) the request gets a JSON-RPC timeout error', async () => {
+    const { upstream, repair, lines } = await facade(() => {}, { requestTimeoutMs: 300 })
+    // Only the timers are fake; sockets and setImmediate are real, so the request really travels.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      let response: RawResponse | undefined
+      // Settled only by the answer; a reset socket (after a failed assertion's cleanup) is not a second failure.
+      const pending = rawRequest(repair.url, { body: call(5, 'tools/call') }).then(
+        (got) => {
+          response = got
+        },
+        () => {},
+      )
+      await turnsUntil(() => upstream.seen.length === 1, 'the request reaching the upstream')
+      vi.advanceTimersByTime(299)
+      await turns(50)
+      expect(response).toBeUndefined() // 299 ms of silence: still waiting
+      vi.advanceTimersByTime(1)
+      await turnsUntil(() => response !== undefined, 'an answer at 300 ms')
+      await pending
+      expect(response?.status).toBe(504)
+      expect(JSON.parse(response!.body)).toMatchObject({
+        id: 5,
+        error: { code: -32001, message: /nothing for 300 ms/ },
+      })
+      expect(lines.some((line) => line.includes('sent nothing for 300 ms'))).toBe(true)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('silence after SSE headers: the waiting request gets a timeout event, then the stream ends', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 
 /** What one real client made of the server. */
 export interface ClientVerdict {
@@ -36,6 +37,15 @@ interface ZodIssueLike {
  */
 export function describeSdkError(error: unknown): string {
   const text = messageOf(error)
+  // The SDK's timeout names no bound; say which one ran out, so a report shows every wait was the one configured.
+  const timeout =
+    error instanceof McpError && error.code === ErrorCode.RequestTimeout ? error.data : undefined
+  if (
+    typeof timeout === 'object' &&
+    timeout !== null &&
+    typeof (timeout as { timeout?: unknown }).timeout === 'number'
+  )
+    return `${text.split('\n')[0]} after ${(timeout as { timeout: number }).timeout} ms`
   let issues: unknown
   try {
     issues = JSON.parse(text)
