@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path'
 import { type Command, type Io, parseOptions, usageFailure } from '../command.ts'
 import { exitCodeOf, type Finding, failure, formatJson, formatText } from './finding.ts'
 import { checkInstall } from './install.ts'
-import { checkProfile, profilesOf } from './profile.ts'
+import { checkProfile, HMR_ROWS, profilesOf } from './profile.ts'
+import { addRowsFix } from './user-layer.ts'
 
 const usage = `Usage: dsh-harden doctor [--profile <name>] [--home <dir>] [--dsh <path>] [--json]
 
@@ -49,8 +50,8 @@ export async function diagnose(options: DoctorOptions): Promise<Finding[]> {
     findings.push(
       failure(
         'profile',
-        `no profile in ${join(home, 'profiles')}`,
-        'dsh --profile web --dump-config > /dev/null (creates the web profile without starting it), then run doctor again',
+        `no profile in ${join(home, 'profiles')}; \`dsh --dump-config\` creates the web profile without starting it`,
+        `dsh --profile web --dump-config > /dev/null && ${addRowsFix(join(home, 'profiles', 'web', 'cordis.patch.yml'), { kind: 'missing' }, HMR_ROWS)}`,
         'dsh',
       ),
     )

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import semver from 'semver'
 import { type Composed, type ComposedRow, dumpConfig } from './composed.ts'
 import { type Finding, failure, ok, warning } from './finding.ts'
@@ -19,6 +20,17 @@ const OVERLAY_ROWS = [
     does: 'names the plugin of tools registered before the overlay',
   },
 ] as const
+
+/**
+ * The command that installs the overlay into a profile: DSH's own `dsh plugin add` once our packages are on npm;
+ * run from a clone (this CLI is not under node_modules), the same command through the clone's local registry.
+ */
+function overlayAddFix(profile: string): string {
+  const add = `dsh plugin --profile ${profile} add ${OVERLAY}`
+  const here = fileURLToPath(import.meta.url)
+  if (here.includes('/node_modules/')) return add
+  return `pnpm -C ${join(here, '..', '..', '..', '..', '..')} local-registry -- ${add}`
+}
 
 export interface ProfileContext {
   readonly install: DshInstall
@@ -81,17 +93,18 @@ export async function checkProfile(
 /** The user layer parses as DSH parses it; a YAML error is named by line with the edit that fixes it. */
 function checkUserLayer(profile: string, file: string, layer: UserLayer, findings: Finding[]): boolean {
   if (layer.kind === 'invalid') {
-    const template = emptyFlowListLines(file)
-    const fix =
-      template.length > 0
-        ? `delete line ${template[0]} (\`[]\`) of ${file}: DSH's template writes the empty list \`[]\`, and a \`- \` row ` +
-          `below it is a second YAML value (\`sed -i '${template[0]}d' ${file}\`)`
-        : `correct the YAML at ${file}:${layer.line}:${layer.column}`
+    const template = emptyFlowListLines(file)[0]
+    const cause =
+      template === undefined
+        ? ''
+        : `: DSH's template wrote the empty list \`[]\` on line ${template}, and a \`- \` row below it is a second YAML value`
     findings.push(
       failure(
         'patch-file',
-        `${file}:${layer.line}:${layer.column}: YAMLException: ${layer.reason}; dsh cannot read profile ${profile}`,
-        fix,
+        `${file}:${layer.line}:${layer.column}: YAMLException: ${layer.reason}; dsh cannot read profile ${profile}${cause}`,
+        template === undefined
+          ? `correct the YAML at ${file}:${layer.line}:${layer.column}`
+          : `sed -i '${template}d' ${file}`,
         'dsh',
       ),
     )
@@ -101,8 +114,8 @@ function checkUserLayer(profile: string, file: string, layer: UserLayer, finding
     findings.push(
       failure(
         'patch-file',
-        `${file} holds a ${layer.what}, not the YAML list of patch rows DSH expects`,
-        `make ${file} a YAML list: ${addRowsFix(file, { kind: 'missing' }, HMR_ROWS)}`,
+        `${file} holds ${layer.what}, not the YAML list of patch rows DSH expects`,
+        `write each row of ${file} as a list item (\`- id: …\`); the hmr row alone is: ${addRowsFix(file, { kind: 'missing' }, HMR_ROWS)}`,
         'dsh',
       ),
     )
@@ -168,8 +181,7 @@ function checkOverlayRows(
       failure(
         'overlay',
         `profile ${profile} has no dsh-harden rows: the overlay is not installed there (${dir})`,
-        `dsh plugin --profile ${profile} add ${OVERLAY} (before publication, from a dsh-harden clone: ` +
-          `\`pnpm local-registry -- dsh plugin --profile ${profile} add ${OVERLAY}\`)`,
+        overlayAddFix(profile),
         'overlay',
       ),
     )
@@ -200,15 +212,14 @@ function overlayRowFinding(
     return failure(
       'overlay-row',
       `profile ${profile} has no ${spec.id} row (it ${spec.does})`,
-      `add it to ${file}: - insert: [{ id: ${spec.id}, name: '${spec.name}' }] (or re-add the package: ` +
-        `\`dsh plugin --profile ${profile} add ${OVERLAY}\`)`,
+      overlayAddFix(profile),
       'overlay',
     )
   if (row.disabled === true)
     return failure(
       'overlay-row',
       `profile ${profile}: the ${spec.id} row is disabled, so it never runs (it ${spec.does})`,
-      `remove the \`disabled: true\` of the ${spec.id} row in ${file}, or ${addRowsFix(file, layer, rowText)}`,
+      addRowsFix(file, layer, rowText),
       'overlay',
     )
   if (row.disabled === 'unknown')
@@ -238,10 +249,13 @@ function checkOurPackages(context: ProfileContext, profile: string, dir: string,
     if (manifest === undefined) continue
     const version = typeof manifest.version === 'string' ? manifest.version : '(no version)'
     const peers = Object.entries((manifest.peerDependencies ?? {}) as Record<string, string>)
+    const meta = (manifest.peerDependenciesMeta ?? {}) as Record<string, { optional?: unknown }>
     const found: string[] = []
     let problem = false
     for (const [peer, range] of peers) {
       const resolved = resolvePackage(packageDir, peer)
+      // An optional peer is one the package loads only when it is there.
+      if (resolved === undefined && meta[peer]?.optional === true) continue
       if (resolved === undefined) {
         problem = true
         findings.push(

@@ -49,7 +49,8 @@ export function readUserLayer(file: string): UserLayer {
     throw error
   }
   if (value === undefined || value === null) return { kind: 'list', rows: [], flow: false, text }
-  if (!Array.isArray(value)) return { kind: 'not-a-list', what: typeof value }
+  if (!Array.isArray(value))
+    return { kind: 'not-a-list', what: typeof value === 'object' ? 'a mapping' : `a ${typeof value}` }
   return { kind: 'list', rows: value, flow: firstValueLine(text)?.startsWith('[') === true, text }
 }
 
