@@ -16,7 +16,10 @@ import { compatServers, compatServersById } from './servers.ts'
 import { buildReport } from './table.ts'
 import { totalsMarkdown } from './totals.ts'
 
+// `pnpm run compat -- --only x` passes the `--` through.
+const args = process.argv.slice(2)
 const { values } = parseArgs({
+  args: args[0] === '--' ? args.slice(1) : args,
   options: {
     out: { type: 'string' },
     only: { type: 'string' },
