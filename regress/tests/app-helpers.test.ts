@@ -17,6 +17,7 @@ import { readAppRequest } from '../src/app/app-endpoint.ts'
 import { resultOk, resultsSeen } from '../src/app/app-session.ts'
 import { insertLayer, profileBundles } from '../src/app/group-parts.ts'
 import { failureReason } from '../src/app/install-row.ts'
+import { observedOrder, timesTold } from '../src/app/load-order-rows.ts'
 import { startedServers } from '../src/app/mcp-rows.ts'
 import { namingLine, pluginSource, replaceUserLayer, waitForFile } from '../src/app/plugin-rows.ts'
 
@@ -254,6 +255,23 @@ describe('started-server marker and file hashes', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('load-order rows: what stderr says', () => {
+  const before =
+    'dsh-harden: tool "acme_bare_table" from plugin "acme-dsh-tools" (registered before dsh-harden started) is withdrawn. Its parameters: (root): a bare property table'
+  const after =
+    'dsh-harden: tool "acme_bare_table" from plugin "acme-dsh-tools" is not registered. Its parameters: (root): a bare property table'
+  it('reads the load order from the overlay notice, unknown without one', () => {
+    expect(observedOrder(`x\n${before}\n`)).toBe('plugin-first')
+    expect(observedOrder(after)).toBe('overlay-first')
+    expect(observedOrder('dsh: something else about acme_lookup')).toBe('unknown')
+  })
+  it('counts the lines that tell the user (tool, plugin and a pointer), not other mentions', () => {
+    expect(timesTold(`${after}\n${after}\nacme_bare_table mentioned without a plugin\n`)).toBe(2)
+    expect(timesTold(after)).toBe(1)
+    expect(timesTold('')).toBe(0)
   })
 })
 
