@@ -1,5 +1,5 @@
-import { request } from 'node:http'
 import type { Context } from '@deepseek-ai/cordis'
+import { type RawResponse, rawRequest } from '@dsh-harden/mcp-transport/fixtures'
 import { afterEach, describe, expect, it } from 'vitest'
 import { HardenOverlay } from '../src/index.ts'
 import ToolContractsWeb, { CONTRACTS_PATH, type ContractsView } from '../src/web/index.ts'
@@ -10,25 +10,9 @@ import { BARE_TABLE, captureStderr, dshRuntime, tool, toolPlugin, VALID } from '
  * mounts) and a real DSH tool registry with the overlay: the route serves what the overlay decided, read-only, to
  * requests that name this server, and to nobody else.
  */
-interface Reply {
-  readonly status: number
-  readonly headers: Record<string, string | string[] | undefined>
-  readonly body: string
-}
-
-function send(port: number, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: CONTRACTS_PATH, method, headers }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => {
-        body += chunk
-      })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
+/** One request with exactly these headers (mcp-transport's fixture: `fetch` would not let a test forge `Host`). */
+function send(port: number, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
+  return rawRequest(`http://127.0.0.1:${port}${CONTRACTS_PATH}`, { method, headers })
 }
 
 /** The web server fibers started by a test: disposing one closes its listening socket. */
