@@ -62,9 +62,16 @@ export interface ProfileTotals {
     readonly lostAtIntake: number
   }
   readonly after: Readonly<Record<After['verdict'], number>> & { readonly usable: number }
-  /** Cells where an outside judge refused what the table counts as usable. */
-  readonly judgeRefusedAfter: number
-  readonly judgeRefusedBefore: number
+  /**
+   * Per judge of this route: usable tools (by the table's verdict) that the judge refuses, before and after, and
+   * usable tools whose wire it would still change.
+   */
+  readonly judges: Readonly<
+    Record<
+      string,
+      { readonly refusedBefore: number; readonly refusedAfter: number; readonly changedAfter: number }
+    >
+  >
   readonly meaning: {
     readonly measured: number
     readonly keptAll: number
@@ -118,7 +125,7 @@ async function runJudges(profile: ProfileId, schema: unknown, toolName: string):
   if (!isPlainRecord(schema)) return []
   const results: JudgeResult[] = []
   for (const judge of judgesFor(profile))
-    results.push(judgeResult(judge, await judge.judge(schema as JsonObject, toolName)))
+    results.push(judgeResult(judge, await judge.judge(schema as JsonObject, toolName, profile)))
   return results
 }
 
@@ -181,8 +188,6 @@ async function serverReport(
   }
 }
 
-const judgeRefused = (judges: readonly JudgeResult[]): boolean => judges.some((j) => j.outcome === 'refused')
-
 /** The per-profile counts the README's totals table and the page's header show. */
 export function totalsOf(
   servers: readonly ServerReport[],
@@ -194,8 +199,9 @@ export function totalsOf(
     const after = { 'as-is': 0, repaired: 0, decoded: 0, refused: 0, usable: 0 }
     const meaning = { measured: 0, keptAll: 0, lost: 0, offWire: 0, unsampled: 0 }
     let tools = 0
-    let judgeRefusedAfter = 0
-    let judgeRefusedBefore = 0
+    const judges: Record<string, { refusedBefore: number; refusedAfter: number; changedAfter: number }> = {}
+    for (const judge of judgesFor(profile))
+      judges[judge.id] = { refusedBefore: 0, refusedAfter: 0, changedAfter: 0 }
     for (const server of servers)
       for (const tool of server.tools) {
         const cell = tool.cells[profile]
@@ -204,12 +210,18 @@ export function totalsOf(
         if (cell.before.lostAtIntake) before.lostAtIntake++
         if (cell.before.verdict !== 'refused') {
           before.usable++
-          if (judgeRefused(cell.before.judges)) judgeRefusedBefore++
+          for (const result of cell.before.judges)
+            if (result.outcome === 'refused' && judges[result.judge]) judges[result.judge]!.refusedBefore++
         }
         after[cell.after.verdict]++
         if (cell.after.verdict !== 'refused') {
           after.usable++
-          if (judgeRefused(cell.after.judges)) judgeRefusedAfter++
+          for (const result of cell.after.judges) {
+            const counts = judges[result.judge]
+            if (counts === undefined) continue
+            if (result.outcome === 'refused') counts.refusedAfter++
+            else if (result.outcome === 'changed') counts.changedAfter++
+          }
           const m = cell.after.meaning
           if (m === undefined || m.samples === 0) meaning.unsampled++
           else {
@@ -220,7 +232,7 @@ export function totalsOf(
           }
         }
       }
-    totals[profile] = { tools, before, after, judgeRefusedAfter, judgeRefusedBefore, meaning }
+    totals[profile] = { tools, before, after, judges, meaning }
   }
   return totals
 }

@@ -2,12 +2,21 @@ import type { ProfileId } from '@dsh-harden/tools'
 import { anthropicStrictJudge } from './anthropic-strict.ts'
 import { geminiSdkJudge } from './gemini-sdk.ts'
 import { openAiStrictJudge } from './openai-strict.ts'
+import { reportedErrorsJudge } from './reported-errors.ts'
 import type { Judge } from './types.ts'
 
 export type { Judge, JudgeOutcome } from './types.ts'
 
-/** Every provider's own schema code that installs from npm and runs here (SOURCES.md says what each one enforces). */
-export const JUDGES: readonly Judge[] = [openAiStrictJudge, anthropicStrictJudge, geminiSdkJudge]
+/**
+ * Every provider's own schema code that installs from npm and runs here (SOURCES.md says what each one enforces),
+ * then the probes for refusals the providers' APIs are reported to make.
+ */
+export const JUDGES: readonly Judge[] = [
+  openAiStrictJudge,
+  anthropicStrictJudge,
+  geminiSdkJudge,
+  reportedErrorsJudge,
+]
 
 /** The judges that stand for `profile`'s wire. */
 export function judgesFor(profile: ProfileId): readonly Judge[] {

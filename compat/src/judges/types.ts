@@ -17,7 +17,7 @@ export interface Judge {
   readonly source: string
   /** The routes whose wire this code stands for. */
   readonly profiles: readonly ProfileId[]
-  judge(schema: JsonObject, toolName: string): Promise<JudgeOutcome>
+  judge(schema: JsonObject, toolName: string, profile: ProfileId): Promise<JudgeOutcome>
 }
 
 export function refusal(error: unknown): JudgeOutcome {
