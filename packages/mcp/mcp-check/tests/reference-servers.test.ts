@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { type CheckReport, checkServer } from '../src/index.ts'
-import { binOf, nodeTarget, processesWith, scratchDir } from './servers.ts'
+import { binOf, nodeTarget, processesLeft, scratchDir } from './servers.ts'
 
 const scratch = scratchDir('dsh-harden-mcp-check-test-')
 afterAll(() => scratch.remove())
@@ -43,8 +43,7 @@ describe('mcp check against the official reference servers', () => {
       // The unknown-tool probe always runs; read-only tools without arguments are called too.
       expect(report.calls[0]?.tool).toBe('dsh-harden-check-no-such-tool')
       for (const profile of report.profiles) expect(profile.hardened).toEqual([])
-      await new Promise((resolve) => setTimeout(resolve, 300))
-      expect(await processesWith(server.bin)).toEqual([])
+      expect(await processesLeft(server.bin)).toEqual([])
     }, 30_000)
   }
 

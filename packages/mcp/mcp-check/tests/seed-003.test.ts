@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSeed003Http } from '../src/fixtures/seed-003-controller.ts'
 import { type CheckReport, checkServer } from '../src/index.ts'
-import { FIXTURE, nodeTarget, processesWith } from './servers.ts'
+import { FIXTURE, nodeTarget, processesLeft } from './servers.ts'
 
 /** Seed 003's table, row by row: the check that must fail for each. */
 const SEED_ROWS = [
@@ -80,12 +80,6 @@ describe('mcp check against the seed-003 controller (fixture)', () => {
     expect(detail('sdk')).toMatch(/Request timed out after 2000 ms$/)
     expect(detail('dsh-stock')).toMatch(/still connecting after 2000 ms/)
     expect(detail('dsh-hardened')).toMatch(/still connecting after 2000 ms/)
-    // Reaped processes disappear as the OS gets to them: poll (a bounded number of times) instead of guessing a delay.
-    let left = await processesWith(FIXTURE)
-    for (let poll = 0; poll < 100 && left.length > 0; poll++) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      left = await processesWith(FIXTURE)
-    }
-    expect(left).toEqual([])
+    expect(await processesLeft(FIXTURE)).toEqual([])
   }, 30_000)
 })

@@ -57,3 +57,16 @@ export async function processesWith(marker: string): Promise<number[]> {
   }
   return found
 }
+
+/**
+ * The processes with `marker` still alive once the OS has had its chance to reap them: polled a bounded number of
+ * times instead of after a guessed delay, so a busy machine does not turn "left behind" into a false alarm.
+ */
+export async function processesLeft(marker: string): Promise<number[]> {
+  let left = await processesWith(marker)
+  for (let poll = 0; poll < 100 && left.length > 0; poll++) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    left = await processesWith(marker)
+  }
+  return left
+}
