@@ -113,6 +113,20 @@ export function withDefinitionTransforms<D extends RegisteredTool, R>(
 }
 
 /**
+ * What an entry already in DSH's table is, for judging it: the definition its plugin registered through the transforms
+ * added now, so an entry an earlier overlay bound (before a config reload restarted it) is judged and bound from what
+ * was registered, never wrapped a second time. An entry nothing saw register is judged as it is.
+ */
+export function asRegistered(
+  tools: object,
+  entry: RegisteredTool,
+): { readonly definition: RegisteredTool; readonly origin: Origin } {
+  const origin = recordedOrigin(tools, entry)
+  if (origin === undefined) return { definition: entry, origin: originOf(tools, entry) }
+  return transformed(origin.registered, origin.registration, transformsOf(tools, false) ?? [])
+}
+
+/**
  * `entry` rebuilt from the definition its plugin registered, through `transforms`, when `affected` says the change of
  * transforms concerns it; then admitted by the overlay (judged and bound once) when it runs on `tools`. Never built
  * over `entry` itself, which may already be bound to a contract.

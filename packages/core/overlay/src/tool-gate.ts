@@ -1,8 +1,8 @@
 import type { JsonSchemaError, ValidatorProblem } from '@dsh-harden/tools'
 import type { Admission } from './admission.ts'
+import { asRegistered } from './definition-transforms.ts'
 import type { DshRegistry } from './dsh-registry.ts'
 import { type NoticeSink, refusalNotice, repairNotice, validatorProblemNotice } from './notices.ts'
-import { originOf } from './origins.ts'
 import type { Registration } from './registrant.ts'
 import {
   type Admitted,
@@ -80,8 +80,11 @@ export class ToolGate {
     if (known !== undefined) return known ?? undefined
     // DSH's own `register` refuses such a definition, so none got in through it: leave it to DSH.
     if (!declaresCanonicalOutput(definition)) return definition
-    const judgement = this.judge(definition, originOf(this.tools, definition).registration, 'early')
-    return judgement.kind === 'accepted' ? judgement.definition : undefined
+    const { definition: registered, origin } = asRegistered(this.tools, definition)
+    const judgement = this.judge(registered, origin.registration, 'early')
+    const shown = judgement.kind === 'accepted' ? judgement.definition : undefined
+    this.shown.set(definition, shown ?? null)
+    return shown
   }
 
   /** Judges every tool already registered; in `throw` mode, fails the overlay (and so the profile) on a bad one. */

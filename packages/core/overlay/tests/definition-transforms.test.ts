@@ -275,5 +275,38 @@ describe('definition transforms (the extension point tool packages use)', () => 
         expect(app.tools.get('echo')?.parameters).toMatchObject({ properties: { note: { type: 'string' } } })
       })
     }
+
+    it('an overlay restarted over tools an earlier one bound (a config reload) binds each once, from what was registered', async () => {
+      const app = await dshRuntime()
+      const config = { profile: 'gemini', validateArguments: true } as const
+      const first = app.plugin(HardenOverlay, config)
+      await first
+      await app.plugin(transformPlugin(withNote))
+      const echo = tool('echo', CLOSED)
+      await app.plugin(toolPlugin('good', echo))
+      const sentBefore = app.tools.get('echo')?.parameters
+      await first.dispose()
+      await app.plugin(HardenOverlay, config)
+      // The same wire schema as before the reload: projected once from the declared one, not from the wire.
+      expect(app.tools.get('echo')?.parameters).toEqual(sentBefore)
+      const prototype = Object.getPrototypeOf(
+        compileToolContract(CLOSED, { tool: 'probe', source: undefined }),
+      )
+      const decodes = vi.spyOn(prototype, 'parseArguments')
+      try {
+        const result = await (
+          app.tools as unknown as { execute(input: object): Promise<{ isError?: boolean }> }
+        ).execute({
+          signal: new AbortController().signal,
+          callId: 'c1',
+          name: 'echo',
+          arguments: { text: 'a', note: 'b' },
+        })
+        expect(result.isError).toBe(false)
+        expect(decodes).toHaveBeenCalledTimes(1)
+      } finally {
+        decodes.mockRestore()
+      }
+    })
   })
 })
