@@ -133,7 +133,9 @@ describe('server-everything over Streamable HTTP', () => {
     clock.advance(1)
     expect(await until(() => gateway.detail('remote').state === 'dormant', 5000)).toBeGreaterThanOrEqual(0)
     // Released before the cache write landed, the list is served from memory until it does; then from the cache.
-    expect(await until(() => gateway.detail('remote').tools.source === 'cache', 5000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => gateway.detail('remote').tools.source === 'cache', 5000)).toBeGreaterThanOrEqual(
+      0,
+    )
     expect((await gateway.listTools('remote'))?.source).toBe('cache')
     expect(await gateway.call('remote', 'echo', { message: 'again' })).toBe('Echo: again')
     expect(gateway.detail('remote')).toMatchObject({ connections: 2, releases: 1 })
