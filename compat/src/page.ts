@@ -133,7 +133,7 @@ function renderDetail(server, tool, profile) {
     el('h3', {}, 'Why (dsh-harden)'), list(cell.after.reasons),
     el('h3', {}, 'Changes on the wire'), list(cell.after.changes),
     el('h3', {}, 'Decoder (what is read back before the tool runs)'), list(cell.after.decoder),
-    el('h3', {}, "Outside judges (the provider's own code)"),
+    el('h3', {}, "Outside judges (the providers' own code; reported-error probes)"),
     el('div', { class: 'cols' }, el('div', {}, el('b', {}, 'on the declared schema'), judges(cell.before.judges)),
       el('div', {}, el('b', {}, 'on the wire schema'), judges(cell.after.judges))),
     el('h3', {}, 'Meaning kept'),
