@@ -77,7 +77,7 @@ describe('lifecycle', () => {
     clock.advance(1)
     expect(gateway.detail('tiny').state).not.toBe('ready') // released at the deadline itself
     expect(await until(() => gateway.detail('tiny').state === 'dormant', 5000)).toBeGreaterThanOrEqual(0)
-    expect(await until(() => !isAlive(pid), 3000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => !isAlive(pid), 10_000)).toBeGreaterThanOrEqual(0)
     expect(gateway.detail('tiny')).toMatchObject({ releases: 1, tools: { source: 'cache', count: 5 } })
   })
 
@@ -145,7 +145,7 @@ describe('lifecycle', () => {
     const gateway = await gatewayOf([tiny('k', { lifecycle: 'keep-alive' })])
     await until(() => gateway.detail('k').state === 'ready', 8000)
     await failure(gateway.call('k', 'crash', {}))
-    await until(() => gateway.detail('k').state === 'dormant', 3000)
+    await until(() => gateway.detail('k').state === 'dormant', 10_000)
     await sleep(300)
     expect(gateway.detail('k').attempts).toBe(1) // nothing reconnects on its own
     expect(await gateway.call('k', 'echo', { text: 'back' })).toBe('echo:back')
@@ -188,7 +188,7 @@ describe('delivery categories', () => {
     const error = await failure(gateway.call('tiny', 'sleep', { ms: 3000 }))
     expect(error.delivery).toBe('may_have_run')
     expect(error.message).toContain('read-only') // the tool's annotation is passed on
-    expect(await until(() => !isAlive(pid), 4000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => !isAlive(pid), 10_000)).toBeGreaterThanOrEqual(0)
     expect(gateway.detail('tiny')).toMatchObject({ state: 'dormant', connections: 1, attempts: 1 })
     expect(await gateway.call('tiny', 'echo', { text: 'x' })).toBe('echo:x')
     expect(gateway.detail('tiny')).toMatchObject({ connections: 2, attempts: 2 })
@@ -198,7 +198,7 @@ describe('delivery categories', () => {
     const gateway = await gatewayOf([tiny()])
     const error = await failure(gateway.call('tiny', 'crash', {}))
     expect(error.delivery).toBe('may_have_run')
-    expect(await until(() => gateway.detail('tiny').state === 'dormant', 3000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => gateway.detail('tiny').state === 'dormant', 10_000)).toBeGreaterThanOrEqual(0)
   })
 
   it('may_have_run: cancelled after dispatch', async () => {

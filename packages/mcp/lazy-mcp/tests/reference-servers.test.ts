@@ -166,6 +166,6 @@ describe('server-everything over Streamable HTTP', () => {
     const pid = gateway.detail('local').pid!
     await gateway.dispose()
     expect(gateway.detail('hot').state).toBe('dormant')
-    expect(await until(() => !isAlive(pid), 3000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => !isAlive(pid), 10_000)).toBeGreaterThanOrEqual(0)
   })
 })
