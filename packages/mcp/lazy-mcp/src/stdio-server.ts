@@ -81,6 +81,9 @@ export async function serveGatewayOverStdio(options: StdioGatewayOptions): Promi
         "MCP gateway: servers start on first use and stop when idle. mcp_servers lists them; mcp_tools shows a server's tools (or searches with query); mcp_call runs one.",
     },
   )
+  // What the client sent that cannot be served (not JSON, not JSON-RPC, over the size limit with no readable id)
+  // reaches no request handler; it is named on stderr, never on stdout, and the connection carries on.
+  server.onerror = (error) => options.logger?.warn(`lazy-mcp: ${error.message}`)
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: GATEWAY_TOOLS.map((tool) => ({
       name: tool.name,

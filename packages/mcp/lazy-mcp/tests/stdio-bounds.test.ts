@@ -129,5 +129,9 @@ describe('the standalone gateway process survives any oversize request', () => {
     expect(lines.map((line) => JSON.parse(line).id)).toEqual([9, 10])
     expect({ exitCode: child.exitCode, signal: child.signalCode }).toEqual({ exitCode: null, signal: null })
     expect(stderr).not.toMatch(/SyntaxError|unexpected error/)
+    // The unreadable one is named on stderr (its size, and why it got no answer).
+    expect(stderr).toMatch(
+      /a message of \d+ bytes, over the gateway's limit; dropped \(no request id could be read/,
+    )
   }, 60_000)
 })
