@@ -53,13 +53,13 @@ const bar = (counts, total) => el('div', { class: 'bar' }, ...AFTER.filter((v) =
 function renderTotals() {
   const table = el('table', {}, el('tr', {},
     ...['route', 'tools', 'before: usable', 'before: read right', 'before: refused', '(lost at intake)',
-      'after: usable', 'as-is', 'repaired', 'decoded', 'refused', 'usable after, yet refused by a judge', 'meaning kept', 'meaning lost', 'off wire'].map((h) => el('th', {}, h))));
+      'after: usable', 'as-is', 'repaired', 'decoded', 'refused', 'usable after: judge refused / changed', 'meaning kept', 'meaning lost', 'off wire'].map((h) => el('th', {}, h))));
   for (const profile of report.profiles) {
     const t = report.totals[profile];
     const m = t.meaning;
     table.append(el('tr', {}, el('td', {}, profile), ...[t.tools, t.before.usable, t.before['as-is'], t.before.refused, t.before.lostAtIntake,
       t.after.usable, t.after['as-is'], t.after.repaired, t.after.decoded, t.after.refused,
-      Object.entries(t.judges).map(([judge, c]) => judge + ' ' + c.refusedAfter).join(', ') || '–',
+      Object.entries(t.judges).map(([judge, c]) => judge + ' ' + c.refusedAfter + '/' + c.changedAfter).join(', ') || '–',
       m.keptAll + '/' + m.measured, m.lost, m.offWire].map((n) => el('td', { class: 'num' }, n))));
   }
   document.getElementById('totals').append(table);

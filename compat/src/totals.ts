@@ -7,13 +7,15 @@ import type { CompatReport } from './table.ts'
 export function totalsMarkdown(report: CompatReport): string {
   const servers = report.servers.filter((server) => server.failure === undefined).length
   const lines = [
-    '| route | tools | usable before (stock) | of which lost at intake | usable after | as-is / repaired / decoded / refused | meaning kept (tools) | usable after, yet refused by a judge |',
+    '| route | tools | usable before (stock) | of which lost at intake | usable after | as-is / repaired / decoded / refused | meaning kept (tools) | usable after: judge refused / changed |',
     '| --- | ---: | ---: | ---: | ---: | --- | --- | --- |',
   ]
   for (const profile of report.profiles) {
     const t = report.totals[profile]
     const a = t.after
-    const judged = Object.entries(t.judges).map(([judge, counts]) => `${judge} ${counts.refusedAfter}`)
+    const judged = Object.entries(t.judges).map(
+      ([judge, counts]) => `${judge} ${counts.refusedAfter}/${counts.changedAfter}`,
+    )
     lines.push(
       `| ${profile} | ${t.tools} | ${t.before.usable} | ${t.before.lostAtIntake} | ${a.usable} | ${a['as-is']} / ${a.repaired} / ${a.decoded} / ${a.refused} | ${t.meaning.keptAll}/${t.meaning.measured}${t.meaning.lost ? ` (${t.meaning.lost} lost)` : ''} | ${judged.join(', ') || '–'} |`,
     )

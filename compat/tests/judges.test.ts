@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { anthropicStrictJudge } from '../src/judges/anthropic-strict.ts'
 import { geminiSdkJudge } from '../src/judges/gemini-sdk.ts'
 import { openAiStrictJudge } from '../src/judges/openai-strict.ts'
+import { piAiJudge } from '../src/judges/pi-ai.ts'
 import { reportedErrorsJudge } from '../src/judges/reported-errors.ts'
 
 // `filesystem_read_multiple_files` as sigoden/aichat#1049 reports it: "In context=('properties', 'paths'), array schema
@@ -143,5 +144,36 @@ describe('the reported-errors probes', () => {
     )
     const level: JsonObject = { type: 'object', properties: { level: { type: 'integer', enum: [1, 2, 3] } } }
     expect(await refusedOn(level, 'gemini')).toContain('/properties/level/enum')
+  })
+})
+
+describe('pi-ai (the request dsh-llm-pi-ai sends) as a judge', () => {
+  // A zod-style schema with a shared definition, as servers built with `reused: 'ref'` list it.
+  const WITH_REF: JsonObject = {
+    type: 'object',
+    $defs: { mode: { type: 'string', enum: ['fast', 'full'] } },
+    properties: { mode: { $ref: '#/$defs/mode' } },
+    required: ['mode'],
+    additionalProperties: false,
+  }
+
+  it("shows pi-ai's Anthropic route dropping root $defs, which leaves a stock $ref dangling", async () => {
+    const outcome = await piAiJudge.judge(WITH_REF, 'scan', 'anthropic')
+    expect(outcome.outcome).toBe('changed')
+    const removed = outcome.outcome === 'changed' ? outcome.differences.map((d) => d.pointer) : []
+    expect(removed).toEqual(expect.arrayContaining(['/$defs', '/additionalProperties']))
+  })
+
+  it('leaves our anthropic wire without a reference to break (only the root additionalProperties goes)', async () => {
+    const { wire } = projectParameters(WITH_REF, 'anthropic')
+    const outcome = await piAiJudge.judge(wire, 'scan', 'anthropic')
+    const pointers = outcome.outcome === 'changed' ? outcome.differences.map((d) => d.pointer) : []
+    expect(pointers.filter((pointer) => pointer !== '/additionalProperties')).toEqual([])
+    expect(JSON.stringify(wire)).not.toContain('$ref')
+  })
+
+  it('sends the schema unchanged on the DeepSeek, OpenAI, Codex and Gemini routes', async () => {
+    for (const profile of ['deepseek', 'openai', 'codex', 'gemini'] as const)
+      expect(await piAiJudge.judge(WITH_REF, 'scan', profile)).toEqual({ outcome: 'unchanged' })
   })
 })

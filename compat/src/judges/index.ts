@@ -2,6 +2,7 @@ import type { ProfileId } from '@dsh-harden/tools'
 import { anthropicStrictJudge } from './anthropic-strict.ts'
 import { geminiSdkJudge } from './gemini-sdk.ts'
 import { openAiStrictJudge } from './openai-strict.ts'
+import { piAiJudge } from './pi-ai.ts'
 import { reportedErrorsJudge } from './reported-errors.ts'
 import type { Judge } from './types.ts'
 
@@ -9,12 +10,14 @@ export type { Judge, JudgeOutcome } from './types.ts'
 
 /**
  * Every provider's own schema code that installs from npm and runs here (SOURCES.md says what each one enforces),
- * then the probes for refusals the providers' APIs are reported to make.
+ * then pi-ai (what DSH's pi-ai adapter does to the schema on its way out), then the probes for refusals the providers'
+ * APIs are reported to make.
  */
 export const JUDGES: readonly Judge[] = [
   openAiStrictJudge,
   anthropicStrictJudge,
   geminiSdkJudge,
+  piAiJudge,
   reportedErrorsJudge,
 ]
 
