@@ -55,17 +55,32 @@ export function originOf(tools: object, entry: RegisteredTool): Origin {
   )
 }
 
+/**
+ * One mutable cell per tools instance, defined once: `register` is hot, and adding and deleting a property per call
+ * would turn the service instance DSH reads on every call into a slow dictionary-mode object.
+ */
+function pendingCell(tools: object): { current: Origin | undefined } {
+  let cell = (tools as Slots)[PENDING] as { current: Origin | undefined } | undefined
+  if (cell === undefined) {
+    cell = { current: undefined }
+    Object.defineProperty(tools, PENDING, { value: cell, configurable: true })
+  }
+  return cell
+}
+
 /** The origin of the `register` call in progress, set by the outermost wrapper for the ones below it. */
 export function pendingOrigin(tools: object): Origin | undefined {
-  return (tools as Slots)[PENDING] as Origin | undefined
+  return ((tools as Slots)[PENDING] as { current: Origin | undefined } | undefined)?.current
 }
 
 /** Runs `call` with `origin` as the pending one; `register` is synchronous, so this spans exactly that one call. */
 export function whilePending<R>(tools: object, origin: Origin, call: () => R): R {
-  Object.defineProperty(tools, PENDING, { value: origin, configurable: true })
+  const cell = pendingCell(tools)
+  const outer = cell.current
+  cell.current = origin
   try {
     return call()
   } finally {
-    delete (tools as Slots)[PENDING]
+    cell.current = outer
   }
 }
