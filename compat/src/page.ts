@@ -52,12 +52,12 @@ const bar = (counts, total) => el('div', { class: 'bar' }, ...AFTER.filter((v) =
 
 function renderTotals() {
   const table = el('table', {}, el('tr', {},
-    ...['route', 'tools', 'before: usable', 'before: read right', 'before: refused', '(lost at intake)',
+    ...['route', 'tools', 'before: usable', 'before: read right', 'before: refused', '(lost at intake)', 'before: usable as pi-ai sends it',
       'after: usable', 'as-is', 'repaired', 'decoded', 'refused', 'usable after: judge refused / changed', 'meaning kept', 'meaning lost', 'off wire'].map((h) => el('th', {}, h))));
   for (const profile of report.profiles) {
     const t = report.totals[profile];
     const m = t.meaning;
-    table.append(el('tr', {}, el('td', {}, profile), ...[t.tools, t.before.usable, t.before['as-is'], t.before.refused, t.before.lostAtIntake,
+    table.append(el('tr', {}, el('td', {}, profile), ...[t.tools, t.before.usable, t.before['as-is'], t.before.refused, t.before.lostAtIntake, t.before.usableViaPiAi ?? '–',
       t.after.usable, t.after['as-is'], t.after.repaired, t.after.decoded, t.after.refused,
       Object.entries(t.judges).map(([judge, c]) => judge + ' ' + c.refusedAfter + '/' + c.changedAfter).join(', ') || '–',
       m.keptAll + '/' + m.measured, m.lost, m.offWire].map((n) => el('td', { class: 'num' }, n))));
@@ -130,6 +130,7 @@ function renderDetail(server, tool, profile) {
     el('p', {}, 'before (stock): ', badge(cell.before.verdict), cell.before.lostAtIntake ? ' (lost at intake; the route alone: ' + cell.before.route + ')' : '',
       el('span', { class: 'arrow' }, '  →  '), 'after (dsh-harden): ', badge(cell.after.verdict)),
     el('h3', {}, 'Why (stock)'), list(cell.before.reasons),
+    ...(cell.before.viaPiAi ? [el('p', {}, 'stock, as pi-ai sends it: ', badge(cell.before.viaPiAi.verdict)), list(cell.before.viaPiAi.reasons)] : []),
     el('h3', {}, 'Why (dsh-harden)'), list(cell.after.reasons),
     el('h3', {}, 'Changes on the wire'), list(cell.after.changes),
     el('h3', {}, 'Decoder (what is read back before the tool runs)'), list(cell.after.decoder),

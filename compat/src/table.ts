@@ -15,6 +15,7 @@ import {
 } from '@dsh-harden/tools'
 import type { ServerListing } from './collect.ts'
 import { JUDGES, type Judge, type JudgeOutcome, judgesFor } from './judges/index.ts'
+import { piAiSends, reachedThroughPiAi } from './judges/pi-ai.ts'
 import { contractSamples, type Meaning, measureMeaning } from './meaning.ts'
 import { type After, afterVerdict, type Before, beforeVerdict } from './verdicts.ts'
 
@@ -60,6 +61,8 @@ export interface ProfileTotals {
   readonly before: Readonly<Record<Before['verdict'], number>> & {
     readonly usable: number
     readonly lostAtIntake: number
+    /** Usable by the route's verdict on what pi-ai sends; absent on routes DSH does not reach through pi-ai. */
+    readonly usableViaPiAi?: number | undefined
   }
   readonly after: Readonly<Record<After['verdict'], number>> & { readonly usable: number }
   /**
@@ -160,7 +163,11 @@ async function serverReport(
         samples = contractSamples(contract)
       }
       const wire = verdict.projection?.input.wire
-      const before = beforeVerdict(declared, profile, listing.sdkRejection)
+      const piAiSent =
+        reachedThroughPiAi(profile) && isPlainRecord(declared)
+          ? await piAiSends(declared as JsonObject, name, profile)
+          : undefined
+      const before = beforeVerdict(declared, profile, listing.sdkRejection, piAiSent)
       cells[profile] = {
         before: { ...before, judges: await runJudges(profile, declared, name) },
         after: {
@@ -195,7 +202,13 @@ export function totalsOf(
 ): Record<ProfileId, ProfileTotals> {
   const totals = {} as Record<ProfileId, ProfileTotals>
   for (const profile of profiles) {
-    const before = { 'as-is': 0, misread: 0, refused: 0, usable: 0, lostAtIntake: 0 }
+    const before: { -readonly [K in keyof ProfileTotals['before']]: ProfileTotals['before'][K] } = {
+      'as-is': 0,
+      misread: 0,
+      refused: 0,
+      usable: 0,
+      lostAtIntake: 0,
+    }
     const after = { 'as-is': 0, repaired: 0, decoded: 0, refused: 0, usable: 0 }
     const meaning = { measured: 0, keptAll: 0, lost: 0, offWire: 0, unsampled: 0 }
     let tools = 0
@@ -208,6 +221,9 @@ export function totalsOf(
         tools++
         before[cell.before.verdict]++
         if (cell.before.lostAtIntake) before.lostAtIntake++
+        if (cell.before.viaPiAi !== undefined)
+          before.usableViaPiAi =
+            (before.usableViaPiAi ?? 0) + (cell.before.viaPiAi.verdict === 'refused' ? 0 : 1)
         if (cell.before.verdict !== 'refused') {
           before.usable++
           for (const result of cell.before.judges)

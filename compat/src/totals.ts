@@ -7,8 +7,8 @@ import type { CompatReport } from './table.ts'
 export function totalsMarkdown(report: CompatReport): string {
   const servers = report.servers.filter((server) => server.failure === undefined).length
   const lines = [
-    '| route | tools | usable before (stock) | of which lost at intake | usable after | as-is / repaired / decoded / refused | meaning kept (tools) | usable after: judge refused / changed |',
-    '| --- | ---: | ---: | ---: | ---: | --- | --- | --- |',
+    '| route | tools | usable before (stock) | of which lost at intake | usable before, as pi-ai sends it | usable after | as-is / repaired / decoded / refused | meaning kept (tools) | usable after: judge refused / changed |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |',
   ]
   for (const profile of report.profiles) {
     const t = report.totals[profile]
@@ -17,7 +17,7 @@ export function totalsMarkdown(report: CompatReport): string {
       ([judge, counts]) => `${judge} ${counts.refusedAfter}/${counts.changedAfter}`,
     )
     lines.push(
-      `| ${profile} | ${t.tools} | ${t.before.usable} | ${t.before.lostAtIntake} | ${a.usable} | ${a['as-is']} / ${a.repaired} / ${a.decoded} / ${a.refused} | ${t.meaning.keptAll}/${t.meaning.measured}${t.meaning.lost ? ` (${t.meaning.lost} lost)` : ''} | ${judged.join(', ') || '–'} |`,
+      `| ${profile} | ${t.tools} | ${t.before.usable} | ${t.before.lostAtIntake} | ${t.before.usableViaPiAi ?? '–'} | ${a.usable} | ${a['as-is']} / ${a.repaired} / ${a.decoded} / ${a.refused} | ${t.meaning.keptAll}/${t.meaning.measured}${t.meaning.lost ? ` (${t.meaning.lost} lost)` : ''} | ${judged.join(', ') || '–'} |`,
     )
   }
   return `${servers} servers, ${report.servers.reduce((sum, s) => sum + s.tools.length, 0)} tools (generated ${report.generatedAt}).\n\n${lines.join('\n')}\n`

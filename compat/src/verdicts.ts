@@ -31,6 +31,11 @@ export interface Before {
   /** The route's own verdict on the declared schema, whatever intake did. */
   readonly route: BeforeVerdict
   readonly reasons: readonly string[]
+  /**
+   * On routes DSH reaches through pi-ai: the route's verdict on the schema pi-ai actually sends (pi-ai drops a root
+   * `$schema` on Anthropic, for one), intake loss included. Absent elsewhere.
+   */
+  readonly viaPiAi?: { readonly verdict: BeforeVerdict; readonly reasons: readonly string[] } | undefined
 }
 
 export interface After {
@@ -44,21 +49,38 @@ export interface After {
 
 const REASONS_SHOWN = 5
 
+/**
+ * @param piAiSent - the schema pi-ai sends for the declared one, on routes DSH reaches through pi-ai (`piAiSends`);
+ *   `{ error }` when pi-ai builds no request for it.
+ */
 export function beforeVerdict(
   declared: unknown,
   profile: ProfileId,
   sdkRejection: string | undefined,
+  piAiSent?: { readonly sent: unknown } | { readonly error: string },
 ): Before {
   const route = routeVerdict(declared, profile)
-  if (sdkRejection === undefined) return { ...route, lostAtIntake: false, route: route.verdict }
+  const lost =
+    sdkRejection === undefined
+      ? undefined
+      : `stock intake: the MCP SDK's ListToolsResultSchema rejects this server's whole tools/list (${sdkRejection}), so DSH registers none of its tools`
+  const piAi =
+    piAiSent === undefined
+      ? undefined
+      : 'error' in piAiSent
+        ? { verdict: 'refused' as const, reasons: [`pi-ai builds no request: ${piAiSent.error}`] }
+        : routeVerdict(piAiSent.sent, profile)
+  const viaPiAi =
+    piAi === undefined || lost === undefined
+      ? piAi
+      : { verdict: 'refused' as const, reasons: [lost, ...piAi.reasons] }
+  if (lost === undefined) return { ...route, lostAtIntake: false, route: route.verdict, viaPiAi }
   return {
     verdict: 'refused',
     lostAtIntake: true,
     route: route.verdict,
-    reasons: [
-      `stock intake: the MCP SDK's ListToolsResultSchema rejects this server's whole tools/list (${sdkRejection}), so DSH registers none of its tools`,
-      ...route.reasons,
-    ],
+    reasons: [lost, ...route.reasons],
+    viaPiAi,
   }
 }
 

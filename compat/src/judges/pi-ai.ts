@@ -64,38 +64,55 @@ const ROUTES: Partial<Record<ProfileId, Route>> = {
 
 class Captured extends Error {}
 
+/** Whether DSH users reach `profile` through pi-ai (the table then also judges the schema pi-ai sends). */
+export function reachedThroughPiAi(profile: ProfileId): boolean {
+  return ROUTES[profile] !== undefined
+}
+
 /**
- * `@earendil-works/pi-ai@0.82.1`, the library DSH's `dsh-llm-pi-ai` sends every request through: its real
- * request building for the route's api, stopped at its `onPayload` hook (before any client call), so the judge sees
- * the tool schema pi-ai would put on the wire. `changed` is what pi-ai itself does to a schema (its Anthropic route
- * keeps only `type`, `properties` and `required` at the root), so a wire the projection made must survive it.
+ * The tool schema `@earendil-works/pi-ai@0.82.1` would put on the wire for `profile`: its real request building for
+ * the route's api, stopped at its `onPayload` hook (before any client call), or why it built none.
+ */
+export async function piAiSends(
+  schema: JsonObject,
+  toolName: string,
+  profile: ProfileId,
+): Promise<{ readonly sent: unknown } | { readonly error: string }> {
+  const route = ROUTES[profile]
+  const model = route && Object.values(route.models)[0]
+  if (!route || !model) return { error: `pi-ai: DSH reaches no ${profile} route through pi-ai` }
+  const tool = {
+    name: toolName,
+    description: 'compat',
+    parameters: structuredClone(schema),
+  } as unknown as Tool
+  const context: Context = { messages: [{ role: 'user', content: 'compat', timestamp: 0 }], tools: [tool] }
+  let payload: Record<string, unknown> | undefined
+  const events = route.stream(model, context, {
+    apiKey: profile === 'codex' ? CODEX_TOKEN : DUMMY_CREDENTIAL,
+    onPayload: (body) => {
+      payload = body as Record<string, unknown>
+      throw new Captured('stopped before sending')
+    },
+  })
+  const result = await events.result()
+  if (payload === undefined) return { error: result.errorMessage ?? 'pi-ai built no request' }
+  const sent = route.schemaOf(payload)
+  return sent === undefined ? { error: 'pi-ai sent the tool without a schema' } : { sent }
+}
+
+/**
+ * pi-ai, the library DSH's `dsh-llm-pi-ai` sends every request through, as a judge: `changed` is what pi-ai itself
+ * does to a schema (its Anthropic route keeps only `type`, `properties` and `required` at the root), so a wire the
+ * projection made must survive it.
  */
 export const piAiJudge: Judge = {
   id: 'pi-ai',
   source: '@earendil-works/pi-ai@0.82.1 api/<route>.js stream → onPayload (the request dsh-llm-pi-ai sends)',
   profiles: ['deepseek', 'openai', 'codex', 'anthropic', 'gemini'],
   async judge(schema: JsonObject, toolName: string, profile: ProfileId): Promise<JudgeOutcome> {
-    const route = ROUTES[profile]
-    const model = route && Object.values(route.models)[0]
-    if (!route || !model) return refusal(new Error(`pi-ai: no route for ${profile}`))
-    const tool = {
-      name: toolName,
-      description: 'compat',
-      parameters: structuredClone(schema),
-    } as unknown as Tool
-    const context: Context = { messages: [{ role: 'user', content: 'compat', timestamp: 0 }], tools: [tool] }
-    let payload: Record<string, unknown> | undefined
-    const events = route.stream(model, context, {
-      apiKey: profile === 'codex' ? CODEX_TOKEN : DUMMY_CREDENTIAL,
-      onPayload: (body) => {
-        payload = body as Record<string, unknown>
-        throw new Captured('stopped before sending')
-      },
-    })
-    const result = await events.result()
-    if (payload === undefined) return refusal(new Error(result.errorMessage ?? 'pi-ai built no request'))
-    const sent = route.schemaOf(payload)
-    if (sent === undefined) return refusal(new Error('pi-ai sent the tool without a schema'))
-    return compared(jsonDifferences(schema, sent))
+    const sends = await piAiSends(schema, toolName, profile)
+    if ('error' in sends) return refusal(new Error(sends.error))
+    return compared(jsonDifferences(schema, sends.sent))
   },
 }
