@@ -7,6 +7,7 @@ import { collectListings, reduceEnvironment, type ServerListing } from '../src/c
 import { writeReport } from '../src/report-files.ts'
 import { compatServersById } from '../src/servers.ts'
 import { buildReport, type CompatReport } from '../src/table.ts'
+import { beforeVerdict } from '../src/verdicts.ts'
 
 // Three real servers from the table: filesystem@2025.8.21 lists zod-4 metadata-only roots, which the official SDK
 // rejects for the whole page; memory and hello-world list plain object schemas.
@@ -101,5 +102,33 @@ describe('the environment servers get', () => {
     }
     reduceEnvironment(env)
     expect(env).toEqual({ PATH: '/bin', HOME: '/root' })
+  })
+})
+
+describe('the stock verdict through pi-ai', () => {
+  // memory@2026.8.31's `read_graph` as listed: zod-to-json-schema's root `$schema`, which Anthropic is reported to
+  // refuse (claude-code#586) and pi-ai's Anthropic route drops before sending.
+  const readGraph = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {} }
+
+  it("judges what pi-ai sends beside the declared schema, and keeps intake's loss", () => {
+    const sent = { sent: { type: 'object', properties: {}, required: [] } }
+    const kept = beforeVerdict(readGraph, 'anthropic', undefined, sent)
+    expect(kept.verdict).toBe('refused')
+    expect(kept.viaPiAi?.verdict).toBe('as-is')
+    expect(beforeVerdict(readGraph, 'anthropic', 'tools.0.inputSchema.type: …', sent).viaPiAi?.verdict).toBe(
+      'refused',
+    )
+    expect(beforeVerdict(readGraph, 'anthropic', undefined, { error: 'no request' }).viaPiAi?.verdict).toBe(
+      'refused',
+    )
+    expect(beforeVerdict(readGraph, 'anthropic', undefined).viaPiAi).toBeUndefined()
+  })
+
+  it('is given on the routes DSH reaches through pi-ai and only there', () => {
+    const cells = report.servers[1]!.tools[0]!.cells
+    expect(cells.anthropic.before.viaPiAi).toBeDefined()
+    expect(cells.gemini.before.viaPiAi).toBeDefined()
+    expect(cells['openai-strict'].before.viaPiAi).toBeUndefined()
+    expect(cells['dsh-subset'].before.viaPiAi).toBeUndefined()
   })
 })
