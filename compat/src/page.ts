@@ -52,14 +52,15 @@ const bar = (counts, total) => el('div', { class: 'bar' }, ...AFTER.filter((v) =
 
 function renderTotals() {
   const table = el('table', {}, el('tr', {},
-    ...['route', 'tools', 'before: usable', 'before: read right', 'before: refused', '(lost at intake)', 'before: usable as pi-ai sends it',
+    ...['route', 'tools', 'before: usable', 'before: as-is', 'before: refused', '(lost at intake)', 'before: usable as pi-ai sends it',
       'after: usable', 'as-is', 'repaired', 'decoded', 'refused', 'usable after: judge refused / changed', 'meaning kept', 'meaning lost', 'off wire'].map((h) => el('th', {}, h))));
   for (const profile of report.profiles) {
     const t = report.totals[profile];
     const m = t.meaning;
     table.append(el('tr', {}, el('td', {}, profile), ...[t.tools, t.before.usable, t.before['as-is'], t.before.refused, t.before.lostAtIntake, t.before.usableViaPiAi ?? '–',
       t.after.usable, t.after['as-is'], t.after.repaired, t.after.decoded, t.after.refused,
-      Object.entries(t.judges).map(([judge, c]) => judge + ' ' + c.refusedAfter + '/' + c.changedAfter).join(', ') || '–',
+      el('div', {}, ...(Object.keys(t.judges).length === 0 ? ['–'] : Object.entries(t.judges).map(([judge, c]) =>
+        el('div', { style: 'white-space:nowrap' }, judge + ' ' + c.refusedAfter + ' / ' + c.changedAfter)))),
       m.keptAll + '/' + m.measured, m.lost, m.offWire].map((n) => el('td', { class: 'num' }, n))));
   }
   document.getElementById('totals').append(table);
