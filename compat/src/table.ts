@@ -159,8 +159,16 @@ async function serverReport(
       const after = afterVerdict(listed, verdict)
       if (contract === undefined && verdict.tool !== undefined && after.verdict !== 'refused') {
         served = store.add(verdict.tool.inputSchema)
-        contract = compileToolContract(verdict.tool.inputSchema, { tool: name, source: listing.id })
-        samples = contractSamples(contract)
+        try {
+          contract = compileToolContract(verdict.tool.inputSchema, { tool: name, source: listing.id })
+          samples = contractSamples(contract)
+        } catch (error) {
+          // A served schema meets the root contract, so this is a bug in the boundary: say which tool.
+          throw new Error(
+            `compat: ${listing.id} / ${name}: the served schema does not compile into a contract: ${(error as Error).message}`,
+            { cause: error },
+          )
+        }
       }
       const wire = verdict.projection?.input.wire
       const piAiSent =
