@@ -24,6 +24,11 @@ const GROUPS: readonly Group[] = [
     'the real dsh 0.1.0-rc.8 app, headless: stock profile vs hardened',
     () => import('./app/index.ts'),
   ),
+  group(
+    'web-ui',
+    'the real dsh web UI in headless Chromium: what a user sees of withheld tools',
+    () => import('./web/index.ts'),
+  ),
 ]
 
 await runRegress(GROUPS, process.argv.slice(2))
