@@ -9,6 +9,7 @@ import {
 import { scopeNpmrc } from '@dsh-harden/testkit/local-registry'
 import type { GroupContext } from '../group.ts'
 import type { Row } from '../row.ts'
+import { doctorRows } from './doctor-rows.ts'
 import { appRows } from './group-parts.ts'
 import { installRow, OVERLAY_PACKAGE } from './install-row.ts'
 import { loadOrderRows } from './load-order-rows.ts'
@@ -61,6 +62,7 @@ export async function run(context: GroupContext): Promise<readonly Row[]> {
     rows.push(...(await escalationRows(parts)))
     rows.push(await emptySchemaRow(parts))
     rows.push(await gatewayRow(parts))
+    rows.push(...(await doctorRows(parts, overlayAdd)))
     context.note(`app group: ${rows.length} rows in ${seconds(performance.now() - started)}`)
     return rows
   } finally {
