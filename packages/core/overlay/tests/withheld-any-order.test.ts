@@ -41,16 +41,20 @@ interface Runtime {
   }
 }
 
-/** The code runtime seam with the one fact the SDK section reads, its language; no program runs in these tests. */
-async function languageOnlyCodeRuntime() {
+/**
+ * A stand-in for a Code Mode backend (the worker-thread one is not a dependency here): DSH's own `run_code` transport
+ * builds the program's `tools` bindings from the registry and hands them to it; it runs no program and answers with
+ * the names it was given, which is all these tests read. The SDK section reads only its `language`.
+ */
+async function bindingNamesRuntime() {
   const { CodeRuntime } = await besideDshTools<{ CodeRuntime: new (ctx: Context) => object }>(
     '@deepseek-ai/dsh-code-runtime',
   )
-  return class TypescriptSeam extends CodeRuntime {
+  return class BindingNames extends CodeRuntime {
     readonly language = 'typescript'
     readonly isolation = 'none'
-    async run(): Promise<never> {
-      throw new Error('no program runs in this test')
+    async run(request: { bindings: { functions: Record<string, unknown> }[] }) {
+      return { value: request.bindings.flatMap((binding) => Object.keys(binding.functions)).sort(), logs: [] }
     }
   }
 }
@@ -64,7 +68,7 @@ interface Options {
 async function session(order: Order, options: Options = {}) {
   const app = new Context()
   await app.plugin(SystemPrompt, options.toolOrder === undefined ? {} : { toolOrder: options.toolOrder })
-  if (options.mode === 'code') await app.plugin(await languageOnlyCodeRuntime())
+  if (options.mode === 'code') await app.plugin(await bindingNamesRuntime())
   await app.plugin(ToolRuntime, options.mode === undefined ? {} : { mode: options.mode })
   if (order === 'overlay first') await app.plugin(HardenOverlay)
   const definitions =
@@ -106,19 +110,29 @@ describe('a refused tool is exactly a tool that was never registered, in any loa
     expect(seen[2]).toEqual(seen[0])
   })
 
-  it("for Code Mode's SDK section, identically in every order", async () => {
-    const sdk: string[] = []
+  it("for Code Mode's SDK section and run_code's tool bindings, identically in every order", async () => {
+    const seen = []
     for (const order of ORDERS) {
       stderr = captureStderr()
       const { runtime } = await session(order, { mode: 'code' })
       stderr.restore()
       const assembly = await runtime.systemPrompt.assemble({})
-      sdk.push(assembly.sections.find((section) => section.name === 'tools:sdk')?.text ?? '')
+      const run = await runtime.tools.execute({
+        signal: new AbortController().signal,
+        callId: 'c1',
+        name: 'run_code',
+        arguments: { code: 'return 1', description: 'list the bindings' },
+      })
+      seen.push({
+        sdk: assembly.sections.find((section) => section.name === 'tools:sdk')?.text ?? '',
+        bindings: (run as { value?: { result?: unknown } }).value?.result,
+      })
     }
-    expect(sdk[0]).toContain('echo')
-    expect(sdk[0]).not.toContain('vision')
-    expect(sdk[1]).toBe(sdk[0])
-    expect(sdk[2]).toBe(sdk[0])
+    expect(seen[0]?.sdk).toContain('echo')
+    expect(seen[0]?.sdk).not.toContain('vision')
+    expect(seen[0]?.bindings).toEqual(['echo'])
+    expect(seen[1]).toEqual(seen[0])
+    expect(seen[2]).toEqual(seen[0])
   })
 })
 
