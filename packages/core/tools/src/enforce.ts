@@ -3,6 +3,7 @@ import { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
 import { repairParameters } from './repair.ts'
 import { checkToolParameters } from './root-contract.ts'
 import type { SchemaViolation } from './violation.ts'
+import type { WorkMeter } from './work-meter.ts'
 
 /**
  * `throw` (default): any violation throws a `JsonSchemaError`. `repair`: a mistake with exactly one meaning (a bare
@@ -21,6 +22,8 @@ export interface EnforceOptions {
   readonly mode?: RootContractMode | undefined
   readonly limits?: SizeLimits | undefined
   readonly onRepair?: ((report: RepairReport) => void) | undefined
+  /** Counts the check's work (tests only; see `WorkMeter`). */
+  readonly meter?: WorkMeter | undefined
 }
 
 /**
@@ -33,12 +36,12 @@ export function enforceToolParameters(
   identity: ToolIdentity,
   options: EnforceOptions = {},
 ): unknown {
-  const result = checkToolParameters(parameters, options.limits ?? DEFAULT_LIMITS)
+  const result = checkToolParameters(parameters, options.limits ?? DEFAULT_LIMITS, options.meter)
   if (result.violations.length === 0) return result.snapshot
   if (options.mode === 'repair' && result.snapshot !== undefined) {
     const repaired = repairParameters(result.snapshot, result.violations)
     if (repaired !== undefined) {
-      const recheck = checkToolParameters(repaired, options.limits ?? DEFAULT_LIMITS)
+      const recheck = checkToolParameters(repaired, options.limits ?? DEFAULT_LIMITS, options.meter)
       if (recheck.violations.length > 0) throw new JsonSchemaError(identity, recheck.violations)
       options.onRepair?.({ identity, repaired: result.violations })
       return repaired

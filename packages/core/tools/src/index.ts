@@ -50,3 +50,4 @@ export { checkToolParameters, type RootContractResult } from './root-contract.ts
 export { checkSchemaShape } from './schema-shape.ts'
 export { type SnapshotResult, snapshotJson } from './snapshot.ts'
 export { formatViolation, type SchemaRule, type SchemaViolation } from './violation.ts'
+export type { WorkKind, WorkMeter } from './work-meter.ts'

@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
 import { checkSchemaShape } from './schema-shape.ts'
 import { snapshotJson } from './snapshot.ts'
 import type { SchemaRule, SchemaViolation } from './violation.ts'
+import type { WorkMeter } from './work-meter.ts'
 
 /**
  * The root contract for a tool's `parameters`: an object-rooted JSON Schema (`type: "object"`) whose `properties` is
@@ -182,7 +183,7 @@ function checkRequiredDeclared(root: JsonObject): SchemaViolation[] {
   )
 }
 
-function checkSnapshot(root: JsonValue): SchemaViolation[] {
+function checkSnapshot(root: JsonValue, meter: WorkMeter | undefined): SchemaViolation[] {
   if (!isJsonObject(root)) {
     return [
       violation(
@@ -195,13 +196,17 @@ function checkSnapshot(root: JsonValue): SchemaViolation[] {
   }
   const type = ownValue(root, 'type')
   if (type !== undefined)
-    return [...checkTypedRoot(root, type), ...checkRequiredDeclared(root), ...checkSchemaShape(root)]
+    return [
+      ...checkTypedRoot(root, type),
+      ...checkRequiredDeclared(root),
+      ...checkSchemaShape(root, root, [], meter),
+    ]
   const untyped = classifyUntypedRoot(root)
-  if (untyped.rule !== 'bare-property-table') return [untyped, ...checkSchemaShape(root)]
+  if (untyped.rule !== 'bare-property-table') return [untyped, ...checkSchemaShape(root, root, [], meter)]
   // Check each entry as the property schema it was meant to be, so one report lists every mistake in the table.
   return [
     untyped,
-    ...Object.entries(root).flatMap(([name, schema]) => checkSchemaShape(schema, root, [name])),
+    ...Object.entries(root).flatMap(([name, schema]) => checkSchemaShape(schema, root, [name], meter)),
   ]
 }
 
@@ -242,10 +247,11 @@ function checkBeforeSnapshot(parameters: unknown): SchemaViolation | undefined {
 export function checkToolParameters(
   parameters: unknown,
   limits: SizeLimits = DEFAULT_LIMITS,
+  meter?: WorkMeter,
 ): RootContractResult {
   const early = checkBeforeSnapshot(parameters)
   if (early !== undefined) return { violations: [early], snapshot: undefined }
-  const snapshot = snapshotJson(parameters, limits)
+  const snapshot = snapshotJson(parameters, limits, meter)
   if (!snapshot.ok) return { violations: snapshot.violations, snapshot: undefined }
-  return { violations: checkSnapshot(snapshot.value), snapshot: snapshot.value }
+  return { violations: checkSnapshot(snapshot.value, meter), snapshot: snapshot.value }
 }

@@ -11,6 +11,7 @@ import {
 } from './keywords.ts'
 import { subschemasOf } from './subschemas.ts'
 import type { SchemaRule, SchemaViolation } from './violation.ts'
+import type { WorkMeter } from './work-meter.ts'
 
 /**
  * Checks that every keyword of the vocabulary holds a value of the right shape, at every depth, so that a schema this
@@ -50,6 +51,7 @@ interface ShapeCheck {
   readonly violations: SchemaViolation[]
   /** Every plain-name anchor in the document, collected on the first `#name` reference (one walk, not one per ref). */
   anchors: ReadonlySet<string> | undefined
+  readonly meter: WorkMeter | undefined
 }
 
 function report(
@@ -434,6 +436,7 @@ function checkNodes(check: ShapeCheck, root: PendingNode): void {
   const pending: PendingNode[] = [root]
   while (pending.length > 0) {
     const { path, node, inProperty } = pending.pop()!
+    check.meter?.count('check-node')
     if (!isJsonObject(node)) {
       checkSchemaValue(check, path, node)
       continue
@@ -461,10 +464,11 @@ export function checkSchemaShape(
   schema: JsonValue,
   document: JsonValue = schema,
   basePath: Path = [],
+  meter?: WorkMeter,
 ): SchemaViolation[] {
   const declared = isJsonObject(document) ? ownValue(document, '$schema') : undefined
   const dialect = (typeof declared === 'string' && dialectOf(declared)) || 'draft-07'
-  const check: ShapeCheck = { document, dialect, violations: [], anchors: undefined }
+  const check: ShapeCheck = { document, dialect, violations: [], anchors: undefined, meter }
   checkNodes(check, { path: linkOf(basePath), node: schema, inProperty: basePath.length > 0 })
   return check.violations
 }

@@ -3,6 +3,7 @@ import { toPointer } from './json-pointer.ts'
 import { defineOwn, type JsonValue } from './json-value.ts'
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
 import type { SchemaViolation } from './violation.ts'
+import type { WorkMeter } from './work-meter.ts'
 
 /**
  * Reads an untrusted value once and returns a detached plain-JSON copy, or every reason it is not lossless JSON.
@@ -83,9 +84,11 @@ class SnapshotWalk {
   private readonly stack: (VisitFrame | ExitFrame)[] = []
 
   private readonly limits: SizeLimits
+  private readonly meter: WorkMeter | undefined
 
-  constructor(limits: SizeLimits) {
+  constructor(limits: SizeLimits, meter: WorkMeter | undefined) {
     this.limits = limits
+    this.meter = meter
   }
 
   run(input: unknown): JsonValue | undefined {
@@ -97,6 +100,7 @@ class SnapshotWalk {
         this.ancestors.delete(frame.container)
         continue
       }
+      this.meter?.count('check-node')
       try {
         this.visit(frame)
       } catch (error) {
@@ -301,8 +305,12 @@ function errorText(error: unknown): string {
   }
 }
 
-export function snapshotJson(input: unknown, limits: SizeLimits = DEFAULT_LIMITS): SnapshotResult {
-  const walk = new SnapshotWalk(limits)
+export function snapshotJson(
+  input: unknown,
+  limits: SizeLimits = DEFAULT_LIMITS,
+  meter?: WorkMeter,
+): SnapshotResult {
+  const walk = new SnapshotWalk(limits, meter)
   const value = walk.run(input)
   if (walk.violations.length > 0 || value === undefined) return { ok: false, violations: walk.violations }
   return { ok: true, value }

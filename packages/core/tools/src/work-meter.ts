@@ -4,6 +4,8 @@
  * never measuring time. Production callers pass none; every count is then a skipped optional call.
  */
 export type WorkKind =
+  /** A value read by the root-contract check (the snapshot walk) or a schema node whose keywords it checks. */
+  | 'check-node'
   /** A schema node entered by projection (inlined `$ref` targets count again, within the node budget). */
   | 'projection-node'
   /** A schema node visited by a helper of projection (e.g. whether a declared schema admits null). */

@@ -1,21 +1,31 @@
 import { expect } from 'vitest'
 import type { WorkKind, WorkMeter } from '../src/work-meter.ts'
 
-/** A `WorkMeter` that tallies every count, per kind and in total; reset between the sizes it compares. */
+/**
+ * A `WorkMeter` that tallies every count, per kind and in total; reset between the sizes it compares. Past `limit` it
+ * throws, so a super-linear path fails the test at once instead of hanging it.
+ */
 export interface Tally extends WorkMeter {
   total(): number
   of(kind: WorkKind): number
   reset(): void
 }
 
-export function tally(): Tally {
+export function tally(limit = 5_000_000): Tally {
   let counts = new Map<WorkKind, number>()
+  let total = 0
   return {
-    count: (kind, amount = 1) => void counts.set(kind, (counts.get(kind) ?? 0) + amount),
+    count: (kind, amount = 1) => {
+      counts.set(kind, (counts.get(kind) ?? 0) + amount)
+      total += amount
+      if (total > limit)
+        throw new Error(`work budget exceeded: more than ${limit} units counted (last: ${kind})`)
+    },
     total: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
     of: (kind) => counts.get(kind) ?? 0,
     reset: () => {
       counts = new Map()
+      total = 0
     },
   }
 }

@@ -3,7 +3,6 @@ import type { ToolIdentity } from '../errors.ts'
 import type { JsonObject } from '../json-value.ts'
 import { type ProjectionOptions, projectParameters } from '../projection/index.ts'
 import type { ProfileId, Projection } from '../projection/types.ts'
-import type { WorkMeter } from '../work-meter.ts'
 import { findUnsupportedPatterns } from './pattern-problems.ts'
 import { readArguments } from './read-arguments.ts'
 import { SlotShapes } from './slot-shape.ts'
@@ -63,8 +62,6 @@ export interface ContractOptions extends EnforceOptions {
   readonly onValidatorProblem?: ((problem: ValidatorProblem) => void) | undefined
   /** Passed to every projection of this contract (`maxDepth`, `nodeBudget`). */
   readonly projection?: ProjectionOptions | undefined
-  /** Counts this contract's work (tests only; see `WorkMeter`). */
-  readonly meter?: WorkMeter | undefined
 }
 
 interface CompiledValidator {

@@ -7,8 +7,8 @@ import { ARRAY, OBJECT, STRING } from './slot-shape.ts'
  * reading per branch (which doubles per nested union). Where the branches disagree:
  *
  * - a string is parsed as JSON text when every branch for strings was sent as JSON text; when another branch takes
- *   strings as they are, only when it parses to a non-string value of a type some branch declares (a string that is
- *   not such JSON text stays the string it is);
+ *   strings as they are, only when it parses to a value of a type some branch declares (a string that is not such
+ *   JSON text stays the string it is; `"\"x\""` reads as `"x"` only beside a branch that declares strings);
  * - an object or array gets every branch's decoding, merged key by key (a key's decoders merge the same way).
  */
 type UnionDecoder = Extract<Decoder, { kind: 'union' }>
@@ -121,7 +121,7 @@ function resolveUnion(union: UnionDecoder, kind: number): Reading {
       (bits, _branch, index) => bits | kindsOf(IDENTITY, union.declaredTypes?.[index]),
       0,
     )
-    return { kind: 'json-text-of', admits: declared & ~STRING }
+    return { kind: 'json-text-of', admits: declared }
   }
   const candidates = taking.map((index) => decoderFor(union.branches[index]!, kind) as Decoder)
   if (kind === OBJECT) {

@@ -367,8 +367,16 @@ function foldNullBranch(
       : { ...rest, [keyword]: others }
   const projected = projectSchema(walk, folded, pointer)
   return isJsonObject(projected.wire) && projected.decoder.kind !== 'json-text'
-    ? { wire: { ...projected.wire, nullable: true }, decoder: projected.decoder }
+    ? { wire: { ...projected.wire, nullable: true }, decoder: alsoDeclaresNull(projected.decoder) }
     : projected
+}
+
+/** A union decoder whose declared types also say null: the `{ type: "null" }` branch folded into `nullable`. */
+function alsoDeclaresNull(decoder: Decoder): Decoder {
+  if (decoder.kind !== 'union' || decoder.declaredTypes === undefined) return decoder
+  // The types are read as one set across branches, so saying it on the first branch says it for the union.
+  const [first, ...rest] = decoder.declaredTypes
+  return { ...decoder, declaredTypes: [first === undefined ? undefined : [...first, 'null'], ...rest] }
 }
 
 function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', pointer: string): Projected {
