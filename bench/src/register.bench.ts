@@ -101,6 +101,7 @@ function compareRegister(
 }
 
 export const GENERATED_TOOL_COUNT = 1000
+export const LARGE_TOOL_COUNT = 4000
 
 /**
  * What `HardenOverlay` adds to DSH's `ToolRuntime.register()`, per registered tool: root contract only (the default
@@ -121,7 +122,8 @@ export async function registerComparisons(): Promise<Comparison[]> {
   const generatedNotes = [
     'seeded third-party-style schemas: 2–7 properties with enums, bounds, formats, nested objects, arrays of objects, anyOf',
   ]
-  return [{}, DEEPSEEK].flatMap((overlay) => [
+  const configurations = [{}, DEEPSEEK]
+  const cases = configurations.flatMap((overlay) => [
     // A dozen tools register in tens of microseconds, so each sample fills 8 fresh runtimes to rise above timer noise.
     compareRegister(
       `first-party tools (${firstParty.definitions.length})`,
@@ -133,4 +135,14 @@ export async function registerComparisons(): Promise<Comparison[]> {
     ),
     compareRegister(`generated tools (${GENERATED_TOOL_COUNT})`, overlay, generated, 1, 40, generatedNotes),
   ])
+  // The same kind of tools at the size of several connected MCP servers: register() must stay linear in K. Last,
+  // because every schema compiled at register stays in the process-wide validator cache, and a larger heap makes the
+  // forced GC before each sample of the cases after it slower.
+  const large = generateTools(LARGE_TOOL_COUNT)
+  return [
+    ...cases,
+    ...configurations.map((overlay) =>
+      compareRegister(`generated tools (${LARGE_TOOL_COUNT})`, overlay, large, 1, 10, generatedNotes),
+    ),
+  ]
 }
