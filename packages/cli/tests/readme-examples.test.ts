@@ -104,9 +104,20 @@ describe('README shell examples', () => {
           `${where(example)}: ${example.badMarkers.join(' / ')} is not a marker. Write \`# needs: <${Object.keys(NEEDS).join(' | ')}>\`, \`# runs: in <${Object.keys(RUNS).join(' | ')}>\` or \`# exits: <code>\` on the line before the command.`,
         )
       })
+    } else if (example.ambiguousMarkers.length > 0) {
+      it(title, () => {
+        expect.fail(
+          `${where(example)}: ${example.ambiguousMarkers.join(' / ')}: unclear which command it is for. A marker applies to every command after it up to a blank line; put it first in its group (a blank line before it).`,
+        )
+      })
     } else if (example.marker?.kind === 'runs') {
       const { where: runner } = example.marker
       it(`${title} (runs in ${runner})`, () => {
+        if (runner === 'the install walkthrough')
+          expect(
+            example.readme,
+            `${where(example)}: only INSTALL.md's steps run in the install walkthrough`,
+          ).toBe('INSTALL.md')
         if (runner === 'CI')
           expect(
             // A trailing `# comment` explains the command; the command itself must be a line of .ci/run.
@@ -200,6 +211,45 @@ describe('how README examples are read', () => {
         exitCode: 0,
       },
       { line: 22, command: 'npm test', marker: { kind: 'runs', where: 'CI' }, exitCode: 0 },
+    ])
+  })
+
+  it('flags a marker between two commands of a group as unclear, for every command of that group', () => {
+    const text = [
+      '## 1. Install',
+      '```sh',
+      'pnpm dsh-harden --help',
+      '# exits: 1',
+      'pnpm dsh-harden lint x.mjs',
+      '',
+      '# exits: 2',
+      'first',
+      'second',
+      '',
+      '# exits: 1',
+      'alone',
+      '```',
+    ].join('\n')
+    expect(
+      shellExamples('Y.md', text, '/y').map(({ command, ambiguousMarkers, section }) => ({
+        command,
+        ambiguousMarkers,
+        section,
+      })),
+    ).toEqual([
+      {
+        command: 'pnpm dsh-harden --help',
+        ambiguousMarkers: ['# exits: 1 (after a command of its group)'],
+        section: '1. Install',
+      },
+      {
+        command: 'pnpm dsh-harden lint x.mjs',
+        ambiguousMarkers: ['# exits: 1 (after a command of its group)'],
+        section: '1. Install',
+      },
+      { command: 'first', ambiguousMarkers: [], section: '1. Install' },
+      { command: 'second', ambiguousMarkers: [], section: '1. Install' },
+      { command: 'alone', ambiguousMarkers: [], section: '1. Install' },
     ])
   })
 

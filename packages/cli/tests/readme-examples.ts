@@ -21,6 +21,8 @@ export const RUNS: Readonly<Record<string, string>> = {
   'pnpm test': 'the test suite this test is part of',
   'pnpm regress': 'the regression report (minutes; installs the real DSH app)',
   'pnpm bench': 'the benchmarks (minutes; a ratio report, not pass/fail)',
+  'the install walkthrough':
+    "INSTALL.md's steps from nothing, run in order in one shell from an empty HOME by the regress row app-install-walkthrough",
 }
 
 export type Marker =
@@ -41,6 +43,13 @@ export interface ShellExample {
   readonly exitCode: number
   /** A marker comment before it that is not in the vocabulary (the test fails on it). */
   readonly badMarkers: readonly string[]
+  /**
+   * Markers of its group that follow a command of the same group (the test fails on them): a reader cannot tell
+   * whether such a marker is for the command above it or the ones below.
+   */
+  readonly ambiguousMarkers: readonly string[]
+  /** The nearest Markdown heading above it (`## 1. …`), '' before the first. */
+  readonly section: string
 }
 
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.turbo', '.git', '.artifacts'])
@@ -80,10 +89,23 @@ export function shellExamples(readme: string, text: string, folder: string): She
   let fence: string | undefined
   let shell = false
   let pending: string[] = []
+  let section = ''
+  // The examples of the current group (lines up to a blank line) and the markers that came after one of them.
+  let group: ShellExample[] = []
+  let late: string[] = []
+  const endGroup = () => {
+    if (late.length > 0)
+      for (const example of group) examples[examples.indexOf(example)] = { ...example, ambiguousMarkers: [...late] }
+    group = []
+    late = []
+    pending = []
+  }
   for (let index = 0; index < lines.length; index++) {
     const raw = lines[index]!
     const opening = FENCE.exec(raw)
     if (fence === undefined) {
+      const heading = /^#{1,6}\s+(.*?)\s*$/.exec(raw)
+      if (heading !== null) section = heading[1]!
       if (opening !== null) {
         fence = opening[1]!
         shell = SHELL_LANGUAGES.has(opening[2]!.toLowerCase())
@@ -93,15 +115,17 @@ export function shellExamples(readme: string, text: string, folder: string): She
     }
     if (opening !== null && opening[1]!.startsWith(fence) && raw.trim() === opening[1]) {
       fence = undefined
+      endGroup()
       continue
     }
     if (!shell) continue
     const trimmed = raw.trim()
     if (trimmed === '') {
-      pending = []
+      endGroup()
       continue
     }
     if (trimmed.startsWith('#')) {
+      if (group.length > 0 && MARKER.test(trimmed)) late.push(`${trimmed} (after a command of its group)`)
       pending.push(trimmed)
       continue
     }
@@ -112,8 +136,19 @@ export function shellExamples(readme: string, text: string, folder: string): She
       command = `${command.slice(0, -1)}${lines[index]!.trim()}`
     }
     // The marker comments since the last blank line apply to each command of that group.
-    examples.push({ readme, line: start + 1, command: command.trim(), folder, ...readMarkers(pending) })
+    const example: ShellExample = {
+      readme,
+      line: start + 1,
+      command: command.trim(),
+      folder,
+      section,
+      ambiguousMarkers: [],
+      ...readMarkers(pending),
+    }
+    examples.push(example)
+    group.push(example)
   }
+  endGroup()
   return examples
 }
 

@@ -12,6 +12,7 @@ import type { Row } from '../row.ts'
 import { doctorRows } from './doctor-rows.ts'
 import { appRows } from './group-parts.ts'
 import { installRow, OVERLAY_PACKAGE } from './install-row.ts'
+import { installWalkthroughRow } from './install-walkthrough.ts'
 import { loadOrderRows } from './load-order-rows.ts'
 import { emptySchemaRow, gatewayRow } from './mcp-rows.ts'
 import { pluginRows } from './plugin-rows.ts'
@@ -63,6 +64,7 @@ export async function run(context: GroupContext): Promise<readonly Row[]> {
     rows.push(await emptySchemaRow(parts))
     rows.push(await gatewayRow(parts))
     rows.push(...(await doctorRows(parts, overlayAdd)))
+    rows.push(await installWalkthroughRow(context.logPath))
     context.note(`app group: ${rows.length} rows in ${seconds(performance.now() - started)}`)
     return rows
   } finally {
