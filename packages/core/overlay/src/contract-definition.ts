@@ -49,34 +49,43 @@ function present<A extends unknown[]>(presenter: Presenter<A>, binding: Contract
   }
 }
 
-/** The definition with the wire schema for the route and every argument consumer reading normalized arguments. */
+/**
+ * The definition with the wire schema for the route (or the declared one) and every argument consumer reading
+ * normalized arguments. One copy, built with exactly the members `definition` has: an optional member stays absent
+ * rather than present-but-undefined (DSH checks some with `!== undefined`), and nothing is deleted afterwards, which
+ * would leave DSH a slow dictionary-mode object to read at every assembly and call.
+ */
 export function bindContract<D extends ArgumentConsumers>(definition: D, binding: ContractBinding): D {
   const { contract } = binding
-  const { execute, output } = definition
-  const bound: ArgumentConsumers = {
-    ...definition,
-    execute:
-      execute &&
-      ((args, exec) => {
-        const profile = binding.profile(exec)
-        if (profile === undefined) return execute.call(definition, args, exec)
-        const normalized = binding.validateArguments
-          ? contract.parseArguments(args, profile)
-          : contract.normalizeArguments(args, profile)
-        return execute.call(definition, normalized, exec)
-      }),
-    presentCall: present(definition.presentCall?.bind(definition), binding),
-    presentResult: present(definition.presentResult?.bind(definition), binding),
-    isConcurrencySafe: present(definition.isConcurrencySafe?.bind(definition), binding),
-    output: output && {
+  const { execute, output, presentCall, presentResult, isConcurrencySafe } = definition
+  const bound: { -readonly [K in keyof ArgumentConsumers]: ArgumentConsumers[K] } = { ...definition }
+  if (execute !== undefined)
+    bound.execute = (args, exec) => {
+      const profile = binding.profile(exec)
+      if (profile === undefined) return execute.call(definition, args, exec)
+      const normalized = binding.validateArguments
+        ? contract.parseArguments(args, profile)
+        : contract.normalizeArguments(args, profile)
+      return execute.call(definition, normalized, exec)
+    }
+  if (presentCall !== undefined) bound.presentCall = present(presentCall.bind(definition), binding)
+  if (presentResult !== undefined) bound.presentResult = present(presentResult.bind(definition), binding)
+  if (isConcurrencySafe !== undefined)
+    bound.isConcurrencySafe = present(isConcurrencySafe.bind(definition), binding)
+  if (output !== undefined) {
+    const { render, presentationMeta } = output
+    bound.output = {
       ...output,
-      render: present(output.render?.bind(output), binding),
-      presentationMeta: present(output.presentationMeta?.bind(output), binding),
-    },
+      ...(render !== undefined && { render: present(render.bind(output), binding) }),
+      ...(presentationMeta !== undefined && {
+        presentationMeta: present(presentationMeta.bind(output), binding),
+      }),
+    }
   }
+  if (binding.parameters === 'declared') bound.parameters = contract.declared
   // Projected on first read (DSH reads `parameters` when it assembles a request), so registering stays cheap; the
   // contract caches the projection, so every later read is the same object.
-  if (binding.parameters !== 'declared') {
+  else
     Object.defineProperty(bound, 'parameters', {
       enumerable: true,
       configurable: true,
@@ -85,11 +94,5 @@ export function bindContract<D extends ArgumentConsumers>(definition: D, binding
         return profile === undefined ? contract.declared : contract.projection(profile).wire
       },
     })
-  }
-  // Optional members stay absent rather than present-but-undefined: DSH checks some of them with `!== undefined`.
-  for (const key of ['presentCall', 'presentResult', 'isConcurrencySafe'] as const)
-    if (bound[key] === undefined) delete (bound as Record<string, unknown>)[key]
-  if (bound.output?.presentationMeta === undefined && bound.output !== undefined)
-    delete (bound.output as Record<string, unknown>).presentationMeta
   return bound as D
 }

@@ -94,7 +94,7 @@ export const HardenOverlay = {
     ctx.effect(
       () =>
         installOwnMethod<'register', RegisterMethod>(tools, 'register', (previous) =>
-          admittingRegister(previous, gate.atRegister),
+          admittingRegister(previous, gate.atRegister, tools),
         ),
       'dsh-harden: guard tools.register()',
     )

@@ -158,14 +158,17 @@ const unregisterNothing = (): void => {}
 /**
  * Wraps a `register` implementation (DSH `ToolRuntime.register`, `packages/core/tools/src/index.ts`) so that `admit`
  * decides what each registration hands it, after the tool packages' definition transforms. `this` is passed through,
- * so cordis still attributes the registration to the calling plugin and disposes it with that plugin.
+ * so cordis still attributes the registration to the calling plugin and disposes it with that plugin. `installedOn`:
+ * the tools instance this `register` is installed on, if it is one instance's own method.
  */
 export function admittingRegister<D extends RegisteredTool>(
   original: RegisterMethod<D>,
   admit: (definition: D, registration: Registration) => Admitted<D>,
+  installedOn?: object,
 ): RegisterMethod<D> {
   return function register(this: unknown, given: D): () => void {
-    const tools = toolsOfReceiver(this)
+    // The instance it is installed on, when known: reading it from `this` goes through cordis' proxy.
+    const tools = installedOn ?? toolsOfReceiver(this)
     return withDefinitionTransforms(tools, given, registrationOf(this), (definition, origin) => {
       // DSH's own first check keeps its precedence: a definition it rejects for its `output` gets DSH's error.
       if (!declaresCanonicalOutput(definition)) return original.call(this, definition)
@@ -224,12 +227,11 @@ function accepted<D extends RegisteredTool>(definition: D, contract: ToolContrac
   if (options.profile !== undefined) {
     return bindContract(definition, { contract, profile: () => options.profile, validateArguments })
   }
-  const declared =
-    contract.declared === definition.parameters
+  if (options.routed === undefined)
+    return contract.declared === definition.parameters
       ? definition
       : { ...definition, parameters: contract.declared }
-  if (options.routed === undefined) return declared
-  const bound = bindContract(declared, {
+  const bound = bindContract(definition, {
     contract,
     profile: options.routed.argumentProfile,
     validateArguments,
