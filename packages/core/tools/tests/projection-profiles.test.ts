@@ -151,18 +151,36 @@ describe('gemini', () => {
     expect(projectParameters(declared, 'gemini').wire).toBe(declared)
   })
 
-  it('writes a string const as a one-value enum, and spills other consts', () => {
+  it('writes a string const as a one-value enum, and a non-string const as its JSON text', () => {
     const wire = wireOf(root({ a: { const: 'v1' }, b: { const: 3 } }), 'gemini')
     expect(prop(wire, 'a')).toEqual({ type: 'string', enum: ['v1'] })
-    expect(prop(wire, 'b')).toEqual({ type: 'integer', description: 'Constraints: const: 3.' })
+    expect(prop(wire, 'b')).toMatchObject({ type: 'string', enum: ['3'] })
   })
 
-  it('spills a non-string enum into the description', () => {
-    const wire = wireOf(root({ level: { type: 'integer', enum: [1, 2, 3], description: 'Level' } }), 'gemini')
-    expect(prop(wire, 'level')).toEqual({
-      type: 'integer',
-      description: 'Level. Constraints: enum: [1,2,3].',
+  // "enum: only allowed for STRING type" (nanbingxyz/5ire#218); "Invalid value at '…enum[0]' (TYPE_STRING), 0"
+  // (anomalyco/opencode#4512): the integer enum travels as strings and is read back as numbers.
+  it('sends an integer enum as strings and reads the choice back as the number', () => {
+    const contract = compileToolContract(
+      root({ level: { type: 'integer', enum: [1, 2, 3], description: 'Level' } }, { required: ['level'] }),
+      TOOL,
+    )
+    expect(prop(wireOf(contract.declared, 'gemini'), 'level')).toEqual({
+      type: 'string',
+      enum: ['1', '2', '3'],
+      description:
+        'Level. Send one of the listed values as written; it is read back as the JSON value it spells.',
     })
+    expect(contract.parseArguments({ level: '2' }, 'gemini')).toEqual({ level: 2 })
+    expect(() => contract.parseArguments({ level: '4' }, 'gemini')).toThrow(/level/)
+  })
+
+  it('an optional integer enum that admits null takes "null" as one more value', () => {
+    const contract = compileToolContract(
+      root({ level: { anyOf: [{ enum: [1, 2] }, { type: 'null' }] } }),
+      TOOL,
+    )
+    expect(prop(wireOf(contract.declared, 'gemini'), 'level').enum).toEqual(['1', '2', 'null'])
+    expect(contract.parseArguments({ level: 'null' }, 'gemini')).toEqual({ level: null })
   })
 
   it('drops additionalProperties (false is spilled, a schema is spilled)', () => {

@@ -9,6 +9,8 @@ import type { ProjectionChange } from '../projection/types.ts'
 const DECODE_NOTES: Readonly<Partial<Record<ProjectionChange['action'], string>>> = {
   'encoded-json':
     'the model sends this value as JSON text; without a decoder the server receives a string instead of the value',
+  renamed:
+    'the model sends this key under its wire name; without a decoder the server receives the wire name instead of its own',
   'widened-nullable':
     'the model may send null here for "not provided"; without a decoder the server receives null instead of no field',
 }

@@ -1,8 +1,10 @@
 import { toPointer } from '../json-pointer.ts'
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
 import type { SchemaViolation } from '../violation.ts'
+import { meetsName } from './names.ts'
 import { admitsNull } from './nullable.ts'
 import { type ProfileRules, profileRules } from './profiles.ts'
+import { REGEX_FEATURE_TEXT, refusedFeature } from './regex-features.ts'
 import type { ProfileId } from './types.ts'
 import { isVocabulary, METADATA, STRUCTURAL } from './vocabulary.ts'
 
@@ -98,6 +100,22 @@ function checkValues(check: Check, node: JsonObject, path: Path): void {
   if (typeof node.format === 'string' && rules.formats !== undefined && !rules.formats.has(node.format)) {
     fail(check, [...path, 'format'], 'profile-keyword', `format "${node.format}" is not accepted`)
   }
+  const patterns = [
+    ...(typeof node.pattern === 'string' ? [[['pattern'], node.pattern] as const] : []),
+    ...(isJsonObject(node.patternProperties)
+      ? Object.keys(node.patternProperties).map((key) => [['patternProperties', key], key] as const)
+      : []),
+  ]
+  for (const [at, pattern] of patterns) {
+    const feature = refusedFeature(pattern, rules.refusedPatterns)
+    if (feature !== undefined)
+      fail(
+        check,
+        [...path, ...at],
+        'profile-keyword',
+        `${REGEX_FEATURE_TEXT[feature]} in a pattern is refused`,
+      )
+  }
 }
 
 function checkObject(check: Check, node: JsonObject, path: Path): void {
@@ -120,6 +138,11 @@ function checkObject(check: Check, node: JsonObject, path: Path): void {
   if (isJsonObject(node.additionalProperties) && !rules.schemaValuedAdditional) {
     fail(check, [...path, 'additionalProperties'], 'profile-shape', 'a schema-valued additionalProperties')
   }
+  const keys = rules.propertyKeys
+  if (keys !== undefined)
+    for (const name of names)
+      if (!meetsName(name, keys))
+        fail(check, [...path, 'properties', name], 'profile-shape', `a property key outside ${keys.text}`)
   if (rules.requiredDeclaredOnly && required.some((name) => !names.includes(name)))
     fail(check, [...path, 'required'], 'profile-shape', 'required names an undeclared property')
   if (rules.strictObjects) {
@@ -152,7 +175,7 @@ function checkArray(check: Check, node: JsonObject, path: Path): void {
   if (Object.hasOwn(node, 'prefixItems') && rules.tuples !== 'prefix-items')
     fail(check, [...path, 'prefixItems'], 'profile-keyword', '`prefixItems` is not understood')
   if (
-    rules.typedEverywhere &&
+    (rules.typedEverywhere || rules.arraysNeedItems) &&
     typesOf(node).includes('array') &&
     node.items === undefined &&
     node.prefixItems === undefined

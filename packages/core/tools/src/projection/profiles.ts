@@ -1,3 +1,5 @@
+import { type NameRule, nameRule } from './names.ts'
+import type { RegexFeature } from './regex-features.ts'
 import type { ProfileId } from './types.ts'
 
 /**
@@ -39,6 +41,14 @@ export interface ProfileRules {
   readonly schemaValuedAdditional: boolean
   /** Every name in `required` must be a declared property (DSH's subset; OpenAI strict). */
   readonly requiredDeclaredOnly: boolean
+  /** An array needs `items` even where other nodes may go untyped (OpenAI: "array schema missing items"). */
+  readonly arraysNeedItems: boolean
+  /** Regex constructs the route's engine refuses in `pattern`: such a pattern is spilled and enforced locally. */
+  readonly refusedPatterns: ReadonlySet<RegexFeature>
+  /** Property keys the route takes, at every depth; other keys are renamed on the wire and mapped back. */
+  readonly propertyKeys: NameRule | undefined
+  /** Tool names the route takes; other names are renamed on the wire and mapped back (`renameAll`). */
+  readonly toolNames: NameRule
 }
 
 const ANNOTATIONS = ['description', 'title', 'default', 'examples']
@@ -88,6 +98,33 @@ const OPENAI_STRICT_FORMATS = new Set([
   'uuid',
 ])
 
+// openai-node `FunctionDefinition.name`: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum
+// length of 64." Anthropic's refusals quote the same pattern (and `{1,128}` later: 64 is the bound both take).
+const FUNCTION_NAMES = nameRule('^[a-zA-Z0-9_-]{1,64}$', 'a-zA-Z0-9_\\-', 'a-zA-Z0-9_\\-', 64)
+// @google/genai `FunctionDeclaration.name`: "Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or
+// contain underscores, dots, colons and dashes, with a maximum length of 128"; 64 where other sources say so (D4).
+const GEMINI_NAMES = nameRule('^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$', 'a-zA-Z_', 'a-zA-Z0-9_.:\\-', 64)
+// Anthropic: "Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'" (PrefectHQ/fastmcp#839).
+const ANTHROPIC_KEYS = nameRule('^[a-zA-Z0-9_.-]{1,64}$', 'a-zA-Z0-9_.\\-', 'a-zA-Z0-9_.\\-', 64)
+// @google/genai `FunctionDeclaration.parameters`: "Parameter names must start with a letter or an underscore and must
+// only contain chars a-z, A-Z, 0-9, or underscores with a maximum length of 64."
+const GEMINI_KEYS = nameRule('^[a-zA-Z_][a-zA-Z0-9_]{0,63}$', 'a-zA-Z_', 'a-zA-Z0-9_', 64)
+// Moonshot refuses a tool name starting with a digit (MoonshotAI/kimi-cli#2531).
+const MOONSHOT_NAMES = nameRule('^[a-zA-Z_-][a-zA-Z0-9_-]{0,63}$', 'a-zA-Z_\\-', 'a-zA-Z0-9_\\-', 64)
+
+// OpenAI's Responses API: "Invalid JSON schema: regex lookaround is not supported" (anomalyco/opencode#32073); `\p{…}`:
+// BerriAI/litellm PR #40485 ("OpenAI compiles tool `pattern`s with Python `re`").
+const OPENAI_REFUSED_PATTERNS: ReadonlySet<RegexFeature> = new Set(['lookaround', 'unicode-property'])
+// DeepSeek refuses `^[^/\\\0]+$` (zed-industries/zed#64386), a pattern ECMA-262 compiles: its engine is not ECMA-262,
+// so every construct outside the subset the common engines share is kept off its wire.
+const DEEPSEEK_REFUSED_PATTERNS: ReadonlySet<RegexFeature> = new Set([
+  'lookaround',
+  'backreference',
+  'unicode-property',
+  'octal-escape',
+  'named-group',
+])
+
 const BASE: Omit<ProfileRules, 'id'> = {
   keeps: keeps(DRAFT_07_VALIDATION),
   anyJson: 'json-text',
@@ -105,14 +142,19 @@ const BASE: Omit<ProfileRules, 'id'> = {
   nullType: 'type',
   schemaValuedAdditional: true,
   requiredDeclaredOnly: false,
+  arraysNeedItems: false,
+  refusedPatterns: new Set(),
+  propertyKeys: undefined,
+  toolNames: FUNCTION_NAMES,
 }
 
 export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId, ProfileRules>([
   // DeepSeek chat completions (non-strict): OpenAI-compatible validation; untyped slots make the model send
   // nested objects as JSON strings (#1122), so any-JSON slots are explicit JSON text.
-  ['deepseek', { ...BASE, id: 'deepseek' }],
+  ['deepseek', { ...BASE, id: 'deepseek', refusedPatterns: DEEPSEEK_REFUSED_PATTERNS }],
   // OpenAI chat completions, non-strict: the schema is validated; sub-schemas need a `type` in places.
-  ['openai', { ...BASE, id: 'openai' }],
+  // "array schema missing items" is reported non-strict too (sigoden/aichat#1049, mark3labs/mcphost#35).
+  ['openai', { ...BASE, id: 'openai', arraysNeedItems: true, refusedPatterns: OPENAI_REFUSED_PATTERNS }],
   // OpenAI structured outputs (`strict: true`).
   [
     'openai-strict',
@@ -134,11 +176,22 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       formats: OPENAI_STRICT_FORMATS,
       schemaValuedAdditional: false,
       requiredDeclaredOnly: true,
+      arraysNeedItems: true,
+      refusedPatterns: OPENAI_REFUSED_PATTERNS,
     },
   ],
   // Codex (Responses API, strict: null): validated like OpenAI; declared optional fields get filled (#1149), so
   // they also admit null on the wire and null reads back as "not provided".
-  ['codex', { ...BASE, id: 'codex', nullableOptionals: true }],
+  [
+    'codex',
+    {
+      ...BASE,
+      id: 'codex',
+      nullableOptionals: true,
+      arraysNeedItems: true,
+      refusedPatterns: OPENAI_REFUSED_PATTERNS,
+    },
+  ],
   // Anthropic Messages `input_schema`: JSON Schema 2020-12; a draft-07 `$schema` or tuple `items` is rejected.
   [
     'anthropic',
@@ -147,6 +200,7 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       id: 'anthropic',
       keeps: keeps(DRAFT_07_VALIDATION.filter((k) => k !== 'dependencies' && k !== 'additionalItems')),
       tuples: 'prefix-items',
+      propertyKeys: ANTHROPIC_KEYS,
     },
   ],
   // Gemini function declarations (`parameters`, the OpenAPI 3.0 subset).
@@ -172,6 +226,27 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       formats: new Set(['date-time', 'enum', 'float', 'double', 'int32', 'int64']),
       nullType: 'nullable',
       schemaValuedAdditional: false,
+      // "…parameters.required[0]: property is not defined" (iBUHub/AIStudioToAPI#154, cline#11162).
+      requiredDeclaredOnly: true,
+      propertyKeys: GEMINI_KEYS,
+      toolNames: GEMINI_NAMES,
+    },
+  ],
+  // Moonshot (Kimi) chat completions, non-strict (pi-ai detects `supportsStrictMode: false`): its "Moonshot flavored
+  // json schema" wants a type on every node ("<At path 'properties.truncateMode': type is not defined>"), no type
+  // beside anyOf ("type should be defined in anyOf items instead of the parent schema", MoonshotAI/kimi-cli#1595,
+  // #2531) and only declared names in required (kimi-cli#2457).
+  [
+    'moonshot',
+    {
+      ...BASE,
+      id: 'moonshot',
+      // Its refusals name only anyOf; oneOf goes as anyOf and is enforced locally.
+      unions: 'any-of',
+      typeBesideUnion: false,
+      typedEverywhere: true,
+      requiredDeclaredOnly: true,
+      toolNames: MOONSHOT_NAMES,
     },
   ],
   // Exactly what DSH's `assertSupportedJsonSchema` (packages/core/tools/src/json-schema.ts) accepts.

@@ -1,15 +1,11 @@
-import { parsePointer, toPointer } from '../json-pointer.ts'
-import {
-  containsKey,
-  defineOwn,
-  isJsonObject,
-  type JsonObject,
-  type JsonValue,
-  ownValue,
-} from '../json-value.ts'
+import { toPointer } from '../json-pointer.ts'
+import { containsKey, defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
 import type { WorkMeter } from '../work-meter.ts'
+import { meetsName, type Renames, renameAll } from './names.ts'
 import { admitsNull, widenToNullable } from './nullable.ts'
 import type { ProfileRules } from './profiles.ts'
+import { type LocalRefs, localRefs, resolveLocalRef } from './refs.ts'
+import { REGEX_FEATURE_TEXT, refusedFeature } from './regex-features.ts'
 import { joinDescription, spillText } from './spill.ts'
 import type { Decoder, ProjectionChange } from './types.ts'
 import {
@@ -33,6 +29,8 @@ interface Walk {
   readonly changes: ProjectionChange[]
   /** The `$ref`s being inlined on the current path (a set: a reference already on it is a recursion). */
   readonly expanding: Set<string>
+  /** The document's anchors and `$ref` resolution (`refs.ts`). */
+  readonly refs: LocalRefs
   /** `declaredAdmitsNull` per declared node, so shared `$ref` targets are judged once per projection. */
   readonly admitsNull: WeakMap<object, boolean>
   readonly meter: WorkMeter | undefined
@@ -92,14 +90,7 @@ function anyJsonSlot(walk: Walk, source: JsonObject, pointer: string, reason: st
 }
 
 function resolveRef(walk: Walk, ref: string): JsonValue | undefined {
-  const segments = parsePointer(ref)
-  if (segments === undefined) return undefined
-  let at: JsonValue | undefined = walk.document
-  for (const segment of segments) {
-    at = Array.isArray(at) ? at[Number(segment)] : isJsonObject(at) ? ownValue(at, segment) : undefined
-    if (at === undefined) return undefined
-  }
-  return at
+  return resolveLocalRef(walk.refs, ref)
 }
 
 function projectRef(walk: Walk, node: JsonObject, pointer: string): Projected {
@@ -287,8 +278,15 @@ function isConstraintUnion(branches: readonly JsonValue[], hasSiblings: boolean)
  * contract checks those as slots, and a verbatim branch would carry them unprojected).
  */
 function isFlatConstraint(walk: Walk, branch: JsonValue): boolean {
+  const keys = walk.rules.propertyKeys
   return (
     isJsonObject(branch) &&
+    // A branch naming a key the route renames would name the declared key on the wire.
+    !(
+      keys !== undefined &&
+      Array.isArray(branch.required) &&
+      !branch.required.every((n) => meetsName(String(n), keys))
+    ) &&
     Object.entries(branch).every(
       ([keyword, value]) =>
         (walk.rules.keeps.has(keyword) || keyword === 'required') &&
@@ -365,6 +363,10 @@ function foldNullBranch(
     others.length === 1 && isJsonObject(others[0])
       ? { ...others[0], ...rest }
       : { ...rest, [keyword]: others }
+  // Values sent as JSON text (Gemini's non-string enums) take null as one more value: `nullable` is not read on text.
+  const values = walk.rules.enumStringsOnly ? nonStringValues(folded, walk.rules.constAsEnum) : undefined
+  if (values !== undefined && !Array.isArray(folded.anyOf) && !Array.isArray(folded.oneOf))
+    return enumAsText(walk, folded, [...values, null], pointer)
   const projected = projectSchema(walk, folded, pointer)
   return isJsonObject(projected.wire) && projected.decoder.kind !== 'json-text'
     ? { wire: { ...projected.wire, nullable: true }, decoder: alsoDeclaresNull(projected.decoder) }
@@ -546,6 +548,10 @@ function projectNode(walk: Walk, node: JsonValue, pointer: string): Projected {
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(node[keyword])) return projectUnion(walk, node, keyword, pointer)
   }
+  if (walk.rules.enumStringsOnly) {
+    const values = nonStringValues(node, walk.rules.constAsEnum)
+    if (values !== undefined) return enumAsText(walk, node, values, pointer)
+  }
   const types = declaredTypes(node)
   if (types === undefined) return anyJsonSlot(walk, node, pointer, 'a slot without a type sent as JSON text')
   // The arguments root must stay an object; below it, an open object becomes a JSON-text slot on strict routes.
@@ -572,6 +578,53 @@ function projectNode(walk: Walk, node: JsonValue, pointer: string): Projected {
   return projectTyped(walk, node, simple, pointer)
 }
 
+/** The values of an `enum` (or `const`, where the route reads it as one) that lists anything but strings. */
+function nonStringValues(node: JsonObject, constToo: boolean): JsonValue[] | undefined {
+  const values = Array.isArray(node.enum)
+    ? node.enum
+    : constToo && Object.hasOwn(node, 'const')
+      ? [node.const as JsonValue]
+      : undefined
+  return values !== undefined && !values.every((value) => typeof value === 'string') ? values : undefined
+}
+
+const ENUM_TEXT_NOTE =
+  'Send one of the listed values as written; it is read back as the JSON value it spells.'
+
+/**
+ * Gemini takes `enum` only on strings ("enum: only allowed for STRING type"): the values travel as their JSON text
+ * (`1` as `"1"`, `"a"` as `"\"a\""` when the list mixes types) and the `json-text` decoder reads each back as the
+ * value it spells, so the model still chooses from exactly the declared values.
+ */
+function enumAsText(walk: Walk, node: JsonObject, values: readonly JsonValue[], pointer: string): Projected {
+  note(
+    walk,
+    child(pointer, Array.isArray(node.enum) ? 'enum' : 'const'),
+    'encoded-json',
+    'non-string values sent as their JSON text and read back as values',
+  )
+  const wire: JsonObject = {
+    type: 'string',
+    enum: [...new Set(values.map((value) => JSON.stringify(value)))],
+  }
+  if (typeof node.title === 'string' && walk.rules.keeps.has('title')) wire.title = node.title
+  const spilled = new Map<string, JsonValue>()
+  for (const [keyword, value] of Object.entries(node)) {
+    if (
+      ['type', 'enum', 'const', 'description', 'title', 'nullable'].includes(keyword) ||
+      METADATA.has(keyword)
+    )
+      continue
+    if (isVocabulary(keyword)) spilled.set(keyword, value)
+  }
+  const description = joinDescription(
+    node.description as string | undefined,
+    spilled.size > 0 ? spillText(spilled) : undefined,
+    ENUM_TEXT_NOTE,
+  )
+  return { wire: withDescription(wire, description), decoder: JSON_TEXT }
+}
+
 /** Rebuilds a node whose type is settled: structural keywords by type, the rest kept, dropped or spilled. */
 function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: string): Projected {
   const wire: JsonObject = {}
@@ -579,6 +632,7 @@ function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: 
   let decoder: Decoder = IDENTITY
   const explicitType = node.type
   const typeValue: JsonValue = types.length === 1 ? types[0]! : types
+  const renames = types.includes('object') ? keyRenames(walk, node) : undefined
   if (explicitType === undefined || JSON.stringify(explicitType) !== JSON.stringify(typeValue)) {
     note(
       walk,
@@ -600,11 +654,24 @@ function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: 
       note(walk, child(pointer, keyword), 'dropped', 'metadata the route does not need', keyword)
     } else if (!isVocabulary(keyword)) {
       note(walk, child(pointer, keyword), 'dropped', 'not JSON Schema vocabulary', keyword)
+    } else if (refusedPattern(walk, keyword, value) !== undefined) {
+      const feature = refusedPattern(walk, keyword, value)!
+      note(
+        walk,
+        child(pointer, keyword),
+        'spilled',
+        `${REGEX_FEATURE_TEXT[feature]} is refused by this route's regex engine; described and enforced locally`,
+        keyword,
+      )
+      spilled.set(keyword, value)
+    } else if (renames !== undefined && NAMES_KEYS.has(keyword)) {
+      // These name or match property keys, which are different on the wire.
+      spilled.set(keyword, value)
     } else if (!STRUCTURAL.has(keyword) || keyword === 'allOf') {
       placeKeyword(walk, wire, spilled, keyword, value)
     }
   }
-  if (types.includes('object')) decoder = projectObjectKeywords(walk, node, wire, spilled, pointer)
+  if (types.includes('object')) decoder = projectObjectKeywords(walk, node, wire, spilled, pointer, renames)
   if (types.includes('array')) {
     const arrayResult = projectArrayKeywords(walk, node, wire, pointer)
     if (arrayResult === 'inexpressible') return spillWhole(walk, node, pointer, 'items')
@@ -625,6 +692,38 @@ function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: 
       ? joinDescription(node.description as string | undefined, spillText(spilled))
       : (node.description as string | undefined)
   return { wire: withDescription(wire, description), decoder }
+}
+
+/** Keywords whose values name or match property keys: kept off the wire where keys are renamed. */
+const NAMES_KEYS: ReadonlySet<string> = new Set([
+  'patternProperties',
+  'propertyNames',
+  'dependencies',
+  'dependentRequired',
+  'dependentSchemas',
+])
+
+/** The first construct of a `pattern` (or of a `patternProperties` key) the route's engine refuses. */
+function refusedPattern(walk: Walk, keyword: string, value: JsonValue) {
+  const refused = walk.rules.refusedPatterns
+  if (keyword === 'pattern' && typeof value === 'string') return refusedFeature(value, refused)
+  if (keyword === 'patternProperties' && isJsonObject(value))
+    for (const key of Object.keys(value)) {
+      const feature = refusedFeature(key, refused)
+      if (feature !== undefined) return feature
+    }
+  return undefined
+}
+
+/** The wire names of an object's declared keys where the route refuses some (`ProfileRules.propertyKeys`). */
+function keyRenames(walk: Walk, node: JsonObject): Renames | undefined {
+  const rule = walk.rules.propertyKeys
+  if (rule === undefined || !isJsonObject(node.properties)) return undefined
+  const names = Object.keys(node.properties)
+  // Undeclared required names are declared on the wire (`projectObjectKeywords`), so they are named too.
+  if (Array.isArray(node.required))
+    for (const name of node.required) if (typeof name === 'string') names.push(name)
+  return renameAll(new Set(names), rule)
 }
 
 /** Constraint keywords are kept verbatim where the route takes them, unless they hold a `$ref` that inlining removed. */
@@ -676,16 +775,44 @@ function projectObjectKeywords(
   wire: JsonObject,
   spilled: Map<string, JsonValue>,
   pointer: string,
+  renames: Renames | undefined,
 ): Decoder {
   const { rules } = walk
   const declaredRequired = Array.isArray(node.required) ? (node.required as string[]) : []
+  const wireName = (name: string): string => renames?.toWire.get(name) ?? name
   // Sets, not Array.includes: a wide object must cost linear time, not quadratic.
   const requiredSet = new Set(declaredRequired)
   const decoders = new Map<string, Decoder>()
   const syntheticNull = new Set<string>()
   const properties = isJsonObject(node.properties) ? node.properties : undefined
+  /** Declared names sent on the wire, and those left off it (a `false` property on routes without booleans). */
+  const sent = new Set<string>()
+  const omitted = new Set<string>()
+  const wireProperties: JsonObject = {}
+  const place = (name: string, schema: JsonValue, at: string): void => {
+    const projected = projectSchema(walk, schema, at)
+    let propertyWire = projected.wire
+    const key = wireName(name)
+    if (key !== name)
+      note(walk, at, 'renamed', `sent as ${JSON.stringify(key)} (the route refuses the key) and mapped back`)
+    const optional = !requiredSet.has(name)
+    if (
+      optional &&
+      (rules.nullableOptionals || rules.strictObjects) &&
+      (isJsonObject(propertyWire) || propertyWire === false) &&
+      !admitsNull(propertyWire)
+    ) {
+      // `false` (must be absent) still gets filled by these routes: null is all it may hold on the wire.
+      propertyWire = propertyWire === false ? { type: 'null' } : widenToNullable(propertyWire)
+      // A null the declared schema admits itself (an any-JSON slot sent as JSON text) is a real value, not a filler.
+      if (!declaredAdmitsNull(walk, schema)) syntheticNull.add(key)
+      note(walk, at, 'widened-nullable', 'optional: null on the wire means "not provided"')
+    }
+    defineOwn(wireProperties, key, propertyWire)
+    sent.add(name)
+    if (projected.decoder.kind !== 'identity') decoders.set(key, projected.decoder)
+  }
   if (properties !== undefined) {
-    const wireProperties: JsonObject = {}
     for (const [name, schema] of Object.entries(properties)) {
       if (schema === false && !rules.booleanSchemas) {
         note(
@@ -695,45 +822,39 @@ function projectObjectKeywords(
           'a property that must be absent is left off the wire',
         )
         spilled.set(`not ${name}`, false)
+        omitted.add(name)
         continue
       }
-      const projected = projectSchema(walk, schema, child(pointer, 'properties', name))
-      let propertyWire = projected.wire
-      const optional = !requiredSet.has(name)
-      if (
-        optional &&
-        (rules.nullableOptionals || rules.strictObjects) &&
-        (isJsonObject(propertyWire) || propertyWire === false) &&
-        !admitsNull(propertyWire)
-      ) {
-        // `false` (must be absent) still gets filled by these routes: null is all it may hold on the wire.
-        propertyWire = propertyWire === false ? { type: 'null' } : widenToNullable(propertyWire)
-        // A null the declared schema admits itself (an any-JSON slot sent as JSON text) is a real value, not a filler.
-        if (!declaredAdmitsNull(walk, schema)) syntheticNull.add(name)
-        note(
-          walk,
-          child(pointer, 'properties', name),
-          'widened-nullable',
-          'optional: null on the wire means "not provided"',
-        )
-      }
-      defineOwn(wireProperties, name, propertyWire)
-      if (projected.decoder.kind !== 'identity') decoders.set(name, projected.decoder)
+      place(name, schema, child(pointer, 'properties', name))
     }
-    wire.properties = wireProperties
   } else if (node.properties !== undefined) {
     spilled.set('properties', node.properties)
   }
-  const wireNames = isJsonObject(wire.properties) ? Object.keys(wire.properties) : []
-  const wireSet = new Set(wireNames)
-  const omitted = new Set(
-    properties === undefined ? [] : Object.keys(properties).filter((name) => !wireSet.has(name)),
-  )
-  const undeclared = declaredRequired.filter((name) => !omitted.has(name) && !wireSet.has(name))
-  if (rules.requiredDeclaredOnly && undeclared.length > 0) spilled.set('required', undeclared)
-  const required = declaredRequired.filter(
-    (name) => !omitted.has(name) && (!rules.requiredDeclaredOnly || wireSet.has(name)),
-  )
+  // A required name `properties` does not declare must be present with any value additionalProperties admits (JSON
+  // Schema 2020-12 §10.3.2.3): declaring it with that schema says the same, and Gemini refuses the undeclared name
+  // ("required[0]: property is not defined"). Under `additionalProperties: false` no value is valid: left as declared.
+  const additionalSchema = node.additionalProperties ?? true
+  const undeclared = declaredRequired.filter((name) => !omitted.has(name) && !sent.has(name))
+  const declarable = additionalSchema !== false && !isJsonObject(node.patternProperties)
+  if (declarable) {
+    for (const name of undeclared) {
+      note(
+        walk,
+        child(pointer, 'required'),
+        'converted',
+        `required ${JSON.stringify(name)} declared with the schema additionalProperties gives it`,
+        'required',
+      )
+      place(name, additionalSchema, child(pointer, 'additionalProperties'))
+    }
+  }
+  if (properties !== undefined || sent.size > 0) wire.properties = wireProperties
+  const wireNames = Object.keys(wireProperties)
+  const stillUndeclared = declarable ? [] : undeclared
+  if (rules.requiredDeclaredOnly && stillUndeclared.length > 0) spilled.set('required', stillUndeclared)
+  const required = declaredRequired
+    .filter((name) => !omitted.has(name) && (!rules.requiredDeclaredOnly || sent.has(name)))
+    .map(wireName)
   if (rules.strictObjects) {
     // Strict mode wants `required` on every object, even an empty one.
     wire.required = wireNames
@@ -747,8 +868,16 @@ function projectObjectKeywords(
     // A declared property is never read with the additionalProperties decoder, even when its own is the identity.
     for (const name of wireNames) if (!decoders.has(name)) decoders.set(name, IDENTITY)
   }
-  if (decoders.size === 0 && syntheticNull.size === 0 && additional.kind === 'identity') return IDENTITY
-  return { kind: 'object', properties: decoders, additional, syntheticNull }
+  if (
+    decoders.size === 0 &&
+    syntheticNull.size === 0 &&
+    additional.kind === 'identity' &&
+    renames === undefined
+  )
+    return IDENTITY
+  return renames === undefined
+    ? { kind: 'object', properties: decoders, additional, syntheticNull }
+    : { kind: 'object', properties: decoders, additional, syntheticNull, renamed: renames.fromWire }
 }
 
 function projectAdditional(
@@ -825,7 +954,7 @@ function projectArrayKeywords(
       ? IDENTITY
       : { kind: 'array', prefix: decoders, items: restDecoder }
   }
-  if (node.items === undefined && !rules.typedEverywhere) return IDENTITY
+  if (node.items === undefined && !rules.typedEverywhere && !rules.arraysNeedItems) return IDENTITY
   const items = projectSchema(walk, node.items ?? true, child(pointer, 'items'))
   wire.items = items.wire
   return items.decoder.kind === 'identity' ? IDENTITY : { kind: 'array', prefix: [], items: items.decoder }
@@ -841,6 +970,7 @@ export function createWalk(
   return {
     rules,
     document,
+    refs: localRefs(document),
     changes: [],
     expanding: new Set(),
     admitsNull: new WeakMap(),

@@ -8,6 +8,7 @@ export type ProfileId =
   | 'codex'
   | 'anthropic'
   | 'gemini'
+  | 'moonshot'
   | 'dsh-subset'
 
 export const PROFILE_IDS: readonly ProfileId[] = [
@@ -17,6 +18,7 @@ export const PROFILE_IDS: readonly ProfileId[] = [
   'codex',
   'anthropic',
   'gemini',
+  'moonshot',
   'dsh-subset',
 ]
 
@@ -32,6 +34,7 @@ export interface ProjectionChange {
     | 'widened-nullable' // an optional field that also admits null on the wire; null is read back as "not provided"
     | 'converted' // the same meaning in the route's vocabulary (type list -> anyOf, oneOf -> anyOf, const -> enum, ...)
     | 'closed-object' // strict routes: additionalProperties false and every property listed in required
+    | 'renamed' // a property key the route refuses, renamed on the wire and mapped back by the decoder
   readonly keyword?: string | undefined
   readonly detail: string
 }
@@ -49,6 +52,11 @@ export type Decoder =
       readonly additional: Decoder
       /** Keys that are optional in the declared schema, do not admit null there, and admit null on the wire. */
       readonly syntheticNull: ReadonlySet<string>
+      /**
+       * Wire key → declared key, for keys the route refuses and projection renamed (`renameAll`); `properties` and
+       * `syntheticNull` are keyed by the wire key.
+       */
+      readonly renamed?: ReadonlyMap<string, string> | undefined
     }
   | { readonly kind: 'array'; readonly prefix: readonly Decoder[]; readonly items: Decoder }
   | {
