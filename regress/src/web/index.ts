@@ -62,7 +62,7 @@ async function startLeg(
   hardened: PublishedRegistry | undefined,
   context: GroupContext,
 ): Promise<Leg> {
-  const home = createDshHome({ logFile: context.logPath, prefix: 'dsh-harden-web-' })
+  const home = createDshHome({ logFile: context.logPath, prefix: 'web-ui-home-' })
   const plugin = join(home.root, 'acme-plugin.mjs')
   writeFileSync(plugin, pluginSource(0))
   const rows = insertLayer(`    - id: acme\n      name: ${JSON.stringify(plugin)}\n`)
