@@ -95,7 +95,8 @@ export function shellExamples(readme: string, text: string, folder: string): She
   let late: string[] = []
   const endGroup = () => {
     if (late.length > 0)
-      for (const example of group) examples[examples.indexOf(example)] = { ...example, ambiguousMarkers: [...late] }
+      for (const example of group)
+        examples[examples.indexOf(example)] = { ...example, ambiguousMarkers: [...late] }
     group = []
     late = []
     pending = []
