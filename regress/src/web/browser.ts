@@ -130,9 +130,11 @@ export function readRows(page: Page): Promise<readonly PanelRow[]> {
       tool: node.getAttribute('data-dsh-harden-tool') ?? '',
       verdict: node.getAttribute('data-verdict') ?? '',
       source: node.getAttribute('data-source') ?? '',
-      // The row as the user reads it (rendered text, so a folded row reads empty).
+      // biome-ignore lint/performance/useDomNodeTextContent: the row as the user reads it (rendered text: a folded row reads empty)
       text: (node as unknown as { innerText: string }).innerText,
-      pointers: [...node.querySelectorAll('[data-pointer]')].map((item) => item.getAttribute('data-pointer') ?? ''),
+      pointers: [...node.querySelectorAll('[data-pointer]')].map(
+        (item) => item.getAttribute('data-pointer') ?? '',
+      ),
     })),
   )
 }
