@@ -51,7 +51,9 @@ export interface RegistrationGuardOptions {
   readonly onVerdict?: ((verdict: RegistrationVerdict) => void) | undefined
   /**
    * Called once per tool whose declared schema ajv cannot compile; the tool is registered and its arguments are
-   * checked by DSH's own validator instead (see `dsh-fallback.ts`). Default: the notice is written to stderr.
+   * checked by DSH's own validator instead (see `dsh-fallback.ts`). Default: the notice is written to stderr. A bare
+   * guard compiles each validator at register, so this is called there; the `HardenOverlay` plugin compiles it at the
+   * tool's first validated call instead, keeping `register()` at stock cost.
    */
   readonly onValidatorProblem?: ((problem: ValidatorProblem) => void) | undefined
   /**
@@ -91,6 +93,7 @@ export type Judgement<D> =
       readonly kind: 'accepted'
       readonly identity: ToolIdentity
       readonly definition: D
+      readonly contract: ToolContract
       readonly report?: RepairReport | undefined
     }
   | { readonly kind: 'refused'; readonly identity: ToolIdentity; readonly error: JsonSchemaError }
@@ -134,7 +137,7 @@ export function judgeTool<D extends RegisteredTool>(
     if (!(error instanceof JsonSchemaError)) throw error
     return { kind: 'refused', identity, error }
   }
-  return { kind: 'accepted', identity, definition: accepted(definition, contract, options), report }
+  return { kind: 'accepted', identity, definition: accepted(definition, contract, options), contract, report }
 }
 
 /** Hands a judgement to the callbacks of `options`, as a bare guard reports it. */
@@ -200,6 +203,9 @@ export function guardRegister<D extends RegisteredTool>(
       // Without a mode the guard throws: a caller that set up no notice channel must not lose the error silently.
       return (options.mode ?? 'throw') === 'throw' ? { refuse: judgement.error } : { skip: true }
     }
+    // A bare guard serves lint and test suites, which want every verdict at register: compile the validator now, so a
+    // schema ajv cannot compile reaches `onValidatorProblem` here rather than at a first call that may never come.
+    judgement.contract.compileValidator()
     onAccepted?.(judgement.definition)
     return { insert: judgement.definition }
   })
