@@ -139,6 +139,23 @@ export function readRows(page: Page): Promise<readonly PanelRow[]> {
   )
 }
 
+/** Waits (bounded) until the open panel shows `tool` with `verdict`: the panel follows the host while it is shown. */
+export async function waitForRow(
+  page: Page,
+  tool: string,
+  verdict: string,
+  timeoutMs: number,
+): Promise<PanelRow | undefined> {
+  try {
+    await page
+      .locator(`[data-dsh-harden-tool="${tool}"][data-verdict="${verdict}"]`)
+      .waitFor({ timeout: timeoutMs })
+  } catch {
+    return undefined
+  }
+  return (await readRows(page)).find((row) => row.tool === tool)
+}
+
 /** Settings → Plugins → Plugin list, searched for `query`: the titles of the cards it keeps. */
 export async function searchPluginList(page: Page, query: string): Promise<readonly string[]> {
   await page.getByRole('button', { name: 'Settings' }).click()

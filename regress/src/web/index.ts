@@ -10,6 +10,7 @@ import {
   ensureDshApp,
   pluginAdd,
   writeProfile,
+  writeUserLayer,
 } from '@dsh-harden/testkit/dsh-app'
 import { scopeNpmrc } from '@dsh-harden/testkit/local-registry'
 import type { Browser } from 'playwright-core'
@@ -28,8 +29,29 @@ import {
   type PanelRow,
   searchPluginList,
   sendFirstPrompt,
+  waitForRow,
 } from './browser.ts'
 import { startDshWeb } from './web-server.ts'
+
+/**
+ * A second plugin, hot-added while the page is open: one tool whose parameters use one `$id` twice, which ajv cannot
+ * compile (the overlay registers it and DSH's own validator checks its arguments; see the overlay README).
+ */
+const FALLBACK_TOOL = 'acme_shared_ids'
+const FALLBACK_PLUGIN = `export const name = 'acme-extra-tools'
+export const inject = ['tools']
+export function apply(ctx) {
+  ctx.tools.register({
+    name: ${JSON.stringify(FALLBACK_TOOL)},
+    description: 'two properties that share one $id',
+    parameters: { type: 'object', properties: { a: { $id: 'http://example.com/shared', type: 'string' }, b: { $id: 'http://example.com/shared', type: 'number' } } },
+    output: { schema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value) }] },
+    execute: async (args) => ({ got: args }),
+  })
+}
+`
+/** Bound on a hot-added plugin reaching the open panel (DSH's hot reload, then the panel's 4 s poll). */
+const HOT_ADD_TIMEOUT_MS = 30_000
 
 /**
  * The Web UI half of issue 15: the real `dsh web` (rc.8, `web` profile: base + web-app bundles), the same third-party
@@ -52,6 +74,8 @@ const TURN_TIMEOUT_MS = 120_000
 
 interface Leg {
   readonly home: DshHome
+  /** The profile's user layer rows (the `acme` plugin). */
+  readonly rows: string
   readonly endpoint: AppEndpoint
   readonly url: string
   close(): Promise<void>
@@ -65,17 +89,17 @@ async function startLeg(
   const home = createDshHome({ logFile: context.logPath, prefix: 'web-ui-home-' })
   const plugin = join(home.root, 'acme-plugin.mjs')
   writeFileSync(plugin, pluginSource(0))
-  const rows = insertLayer(`    - id: acme\n      name: ${JSON.stringify(plugin)}\n`)
+  const rows = `    - id: acme\n      name: ${JSON.stringify(plugin)}\n`
   writeProfile(home, PROFILE, {
     bundles: WEB_BUNDLES,
-    patch: rows,
+    patch: insertLayer(rows),
     ...(hardened === undefined ? {} : { npmrc: scopeNpmrc(hardened.registry) }),
   })
   if (hardened !== undefined) {
     const add = await pluginAdd(app, home, PROFILE, ['@dsh-harden/overlay'])
     if (add.exitCode !== 0) throw new Error(`dsh plugin add @dsh-harden/overlay: ${describeExit(add)}`)
     // `dsh plugin add` rewrote the manifest's bundles; the profile layer stays ours.
-    writeProfile(home, PROFILE, { patch: rows })
+    writeProfile(home, PROFILE, { patch: insertLayer(rows) })
   }
   const endpoint = await startAppEndpoint([])
   const web = await startDshWeb(app, home, endpoint.baseURL).catch(async (error: unknown) => {
@@ -84,6 +108,7 @@ async function startLeg(
   })
   return {
     home,
+    rows,
     endpoint,
     url: web.url,
     close: async () => {
@@ -158,7 +183,20 @@ async function hardenedLeg(
     ok: titles.includes('overlay'),
   })
   await openSettingsTab(light, /^Tool contracts/)
+  // With the tab open, a plugin is added to the profile (DSH hot-reloads its user layer): the panel follows.
+  const extra = join(leg.home.root, 'acme-extra.mjs')
+  writeFileSync(extra, FALLBACK_PLUGIN)
+  writeUserLayer(
+    leg.home,
+    PROFILE,
+    insertLayer(`${leg.rows}    - id: acme-extra\n      name: ${JSON.stringify(extra)}\n`),
+  )
+  const fallback = await waitForRow(light, FALLBACK_TOOL, 'fallback-validator', HOT_ADD_TIMEOUT_MS)
   await light.screenshot({ path: join(shots, 'hardened-settings-tab.png') })
+  checks.push({
+    what: `${FALLBACK_TOOL}, hot-added while the panel is open, appears as checked by DSH's validator, naming the construct`,
+    ok: fallback !== undefined && fallback.source === 'acme-extra-tools' && fallback.text.includes('$id'),
+  })
 
   const dark = await (await newLook(browser, { locale: 'zh-CN', colorScheme: 'dark' })).newPage()
   await openSession(dark, leg.url, SESSION_TITLE)
