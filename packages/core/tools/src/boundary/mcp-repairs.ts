@@ -1,6 +1,7 @@
 import { toPointer } from '../json-pointer.ts'
 import type { SchemaViolation } from '../violation.ts'
 import { isPlainRecord, ownField } from './mcp-shape.ts'
+import { repairUnionRoot } from './union-root.ts'
 
 /**
  * Mistakes with exactly one meaning that real MCP servers make and the root contract's own repairs
@@ -16,6 +17,8 @@ export interface McpRepair {
   /** The schema with the repairs applied: the very same object when none applied. */
   readonly schema: unknown
   readonly repaired: readonly SchemaViolation[]
+  /** A mistake with no single meaning found on the way: the tool is isolated with it. */
+  readonly refused?: SchemaViolation | undefined
 }
 
 /**
@@ -30,13 +33,17 @@ export function repairMcpSchema(
 ) {
   if (!isPlainRecord(schema)) return { schema, repaired: [] } satisfies McpRepair
   const repaired: SchemaViolation[] = []
-  let next = schema
+  const union = repairUnionRoot(schema)
+  if (union.kind === 'refused') return { schema, repaired, refused: union.violation } satisfies McpRepair
+  if (union.kind === 'repaired') repaired.push(union.repaired)
+  const start = union.kind === 'repaired' ? union.schema : schema
+  let next = start
   // Copy on first write, so an untouched schema stays the very same object.
   const edit = (): Record<string, unknown> => {
     if (next === schema) next = { ...schema }
     return next
   }
-  const keys = Object.keys(schema)
+  const keys = Object.keys(start)
   // zod-to-json-schema for zod 4 objects emits only `{ "$schema": ... }` (server-filesystem 2025.8.21 does).
   if (keys.length > 0 && keys.every((key) => METADATA_ONLY.has(key))) {
     const root = edit()
@@ -49,7 +56,7 @@ export function repairMcpSchema(
       hint: EMPTY_OBJECT_HINT,
     })
   }
-  if (Object.hasOwn(schema, 'required') && schema.required === null) {
+  if (Object.hasOwn(next, 'required') && next.required === null) {
     delete edit().required
     repaired.push({
       pointer: '/required',
@@ -63,6 +70,8 @@ export function repairMcpSchema(
     const table = booleanPropertiesAsObjects(properties, repaired)
     if (table !== properties) edit().properties = table
   }
+  const declared = declareRequired(next, repaired)
+  if (declared !== undefined) edit().properties = declared
   if (
     which === 'inputSchema' &&
     fillProperties &&
@@ -78,6 +87,43 @@ export function repairMcpSchema(
     })
   }
   return { schema: next, repaired } satisfies McpRepair
+}
+
+/**
+ * `required` naming a key `properties` does not declare: in JSON Schema (2020-12 §10.3.2.3, draft-07 §6.5.3) the key
+ * must be present, with any value `additionalProperties` admits for it; declaring it with that schema (`{}` when
+ * absent) says exactly the same, and Gemini refuses the undeclared name ("required[0]: property is not defined").
+ * Under `additionalProperties: false` no call can be valid, and `patternProperties` may govern the key: those are left
+ * for the root contract to refuse.
+ */
+function declareRequired(
+  root: Record<string, unknown>,
+  repaired: SchemaViolation[],
+): Record<string, unknown> | undefined {
+  const required = ownField(root, 'required')
+  if (!Array.isArray(required) || ownField(root, 'type') !== 'object') return undefined
+  const properties = ownField(root, 'properties') ?? {}
+  const additional = ownField(root, 'additionalProperties') ?? {}
+  if (!isPlainRecord(properties) || ownField(root, 'patternProperties') !== undefined) return undefined
+  if (additional === false || (additional !== true && !isPlainRecord(additional))) return undefined
+  let table = properties
+  for (const [index, name] of required.entries()) {
+    if (typeof name !== 'string' || Object.hasOwn(table, name)) continue
+    if (table === properties) table = { ...properties }
+    Object.defineProperty(table, name, {
+      value: additional === true ? {} : additional,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+    repaired.push({
+      pointer: `/required/${index}`,
+      rule: 'required-undeclared',
+      message: `requires ${JSON.stringify(name)}, which \`properties\` does not declare: the key must be present with any value${additional === true || Object.keys(additional).length === 0 ? '' : ' additionalProperties admits'}, so it is declared that way`,
+      hint: `declare ${JSON.stringify(name)} under \`properties\` with its schema`,
+    })
+  }
+  return table === properties ? undefined : table
 }
 
 // `true` is `{}` and `false` is `{ not: {} }`: valid JSON Schema, but the MCP SDK demands object property schemas.

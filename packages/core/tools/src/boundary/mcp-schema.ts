@@ -42,6 +42,7 @@ export function judgeMcpSchema(
   const limits = options.limits ?? DEFAULT_LIMITS
   if (options.policy === 'spec' && meetsMcpSchemaShape(schema)) return { kind: 'ok', schema }
   const pre = repairMcpSchema(schema, which, options.policy === 'contract')
+  if (pre.refused !== undefined) return { kind: 'rejected', violations: [pre.refused] }
   const check = checkToolParameters(pre.schema, limits)
   // Under `spec` only what the MCP shape cannot take blocks; the rest of the root contract is not the proxy's to fix.
   const blocking =

@@ -265,6 +265,14 @@ function checkNodes(check: Check, root: JsonObject): void {
 export function checkProfileContract(schema: JsonObject, profile: ProfileId): SchemaViolation[] {
   const check: Check = { rules: profileRules(profile), violations: [] }
   if (schema.type !== 'object') fail(check, [], 'profile-shape', 'the root must be type "object"')
+  for (const keyword of ['if', 'then', 'else'])
+    if (Object.hasOwn(schema, keyword))
+      fail(
+        check,
+        [keyword],
+        'profile-shape',
+        `\`${keyword}\` at the root (routes take one plain object root)`,
+      )
   checkNodes(check, schema)
   return check.violations
 }

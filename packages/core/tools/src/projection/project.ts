@@ -633,6 +633,7 @@ function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: 
   const explicitType = node.type
   const typeValue: JsonValue = types.length === 1 ? types[0]! : types
   const renames = types.includes('object') ? keyRenames(walk, node) : undefined
+  let rootConditions = false
   if (explicitType === undefined || JSON.stringify(explicitType) !== JSON.stringify(typeValue)) {
     note(
       walk,
@@ -654,6 +655,17 @@ function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: 
       note(walk, child(pointer, keyword), 'dropped', 'metadata the route does not need', keyword)
     } else if (!isVocabulary(keyword)) {
       note(walk, child(pointer, keyword), 'dropped', 'not JSON Schema vocabulary', keyword)
+    } else if (pointer === '' && ROOT_CONDITIONAL.has(keyword)) {
+      // No route takes a combinator at the arguments root ("input_schema does not support oneOf, allOf, or anyOf at
+      // the top level"); the MCP boundary writes a root union as if/else (`union-root.ts`), enforced locally.
+      note(
+        walk,
+        child(pointer, keyword),
+        'spilled',
+        'a root condition is enforced locally, not sent',
+        keyword,
+      )
+      rootConditions = true
     } else if (refusedPattern(walk, keyword, value) !== undefined) {
       const feature = refusedPattern(walk, keyword, value)!
       note(
@@ -688,11 +700,19 @@ function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: 
     )
   // Nothing spilled: the declared description goes as it is (even an empty one), so an accepted schema is unchanged.
   const description =
-    spilled.size > 0
-      ? joinDescription(node.description as string | undefined, spillText(spilled))
+    spilled.size > 0 || rootConditions
+      ? joinDescription(
+          node.description as string | undefined,
+          spilled.size > 0 ? spillText(spilled) : undefined,
+          rootConditions ? ROOT_CONDITION_NOTE : undefined,
+        )
       : (node.description as string | undefined)
   return { wire: withDescription(wire, description), decoder }
 }
+
+const ROOT_CONDITIONAL: ReadonlySet<string> = new Set(['if', 'then', 'else'])
+const ROOT_CONDITION_NOTE =
+  'Only some combinations of these fields are valid; they are checked before the tool runs.'
 
 /** Keywords whose values name or match property keys: kept off the wire where keys are renamed. */
 const NAMES_KEYS: ReadonlySet<string> = new Set([

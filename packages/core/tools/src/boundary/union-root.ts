@@ -1,0 +1,165 @@
+import { toPointer } from '../json-pointer.ts'
+import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
+import { localRefs, resolveLocalRef } from '../projection/refs.ts'
+import type { SchemaViolation } from '../violation.ts'
+import { isPlainRecord, ownField } from './mcp-shape.ts'
+
+/**
+ * A root that is a union of object schemas (`{ anyOf: [A, B] }`, with or without `type: "object"`), as schema
+ * generators emit for discriminated inputs. Every model route wants one plain object root, and the MCP SDK refuses a
+ * root without `type: "object"`. The repair says the same thing as one object root:
+ *
+ * - the union itself moves into `if`/`else`, which JSON Schema defines exactly: `anyOf [A, B, …]` is
+ *   `{ if: A, else: { anyOf: [B, …] } }` (valid when A holds, else the rest must), `oneOf [A, B, …]` is
+ *   `{ if: A, then: { not: { anyOf: [B, …] } }, else: { oneOf: [B, …] } }`. Arguments are always an object, so
+ *   `type: "object"` beside it excludes nothing a call can send;
+ * - `properties` lists every key a branch declares, each with the union of what the branches admit there (a branch
+ *   that does not declare the key admits what its `additionalProperties` does: any value when it is absent), and
+ *   `required` the keys every branch requires: both follow from the union, so they add no constraint. They are what
+ *   the wire shows the model; the `if`/`else` is enforced locally (projection keeps it off every route's wire).
+ *
+ * Only a branch that is not an object schema (a boolean, a typed non-object, a `$ref` that resolves to none) has no
+ * such reading: the tool is isolated and the notice names the branch.
+ */
+export type UnionRootRepair =
+  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'repaired'
+      readonly schema: Record<string, unknown>
+      readonly repaired: SchemaViolation
+    }
+  | { readonly kind: 'refused'; readonly violation: SchemaViolation }
+
+const MAX_REF_HOPS = 32
+
+function unionKeyword(schema: Record<string, unknown>): 'anyOf' | 'oneOf' | undefined {
+  if (Array.isArray(ownField(schema, 'anyOf'))) return 'anyOf'
+  if (Array.isArray(ownField(schema, 'oneOf'))) return 'oneOf'
+  return undefined
+}
+
+/**
+ * The object schema a branch is, following local `$ref`s; `never` when it admits no object (so no call can take it);
+ * a string says why it has no reading as a list of properties.
+ */
+function branchObject(schema: JsonObject, branch: JsonValue): JsonObject | 'never' | string {
+  const refs = localRefs(schema)
+  let at: JsonValue | undefined = branch
+  for (let hop = 0; isJsonObject(at) && typeof at.$ref === 'string'; hop++) {
+    if (hop === MAX_REF_HOPS) return `its \`$ref\` chain is longer than ${MAX_REF_HOPS}`
+    const ref: string = at.$ref
+    const { $ref: _ref, ...siblings } = at
+    const target = resolveLocalRef(refs, ref)
+    if (!isJsonObject(target)) return `its \`$ref\` ${JSON.stringify(ref)} does not name an object schema`
+    at = Object.keys(siblings).length === 0 ? target : { ...target, ...siblings }
+  }
+  if (at === false) return 'never'
+  if (!isJsonObject(at)) return `it is ${JSON.stringify(at)}, not an object schema`
+  const type = at.type
+  if (type !== undefined && type !== 'object' && !(Array.isArray(type) && type.includes('object')))
+    return 'never'
+  for (const keyword of ['anyOf', 'oneOf', 'allOf', 'not', 'if'])
+    if (Object.hasOwn(at, keyword))
+      return `it has its own \`${keyword}\`, so which keys it admits is not a list of properties`
+  return at
+}
+
+/** What a branch admits at `key`: its declared schema, else its `additionalProperties` (`{}` when open). */
+function slotOf(branch: JsonObject, key: string): JsonValue | undefined {
+  const properties = isJsonObject(branch.properties) ? branch.properties : {}
+  if (Object.hasOwn(properties, key)) return properties[key]
+  if (isJsonObject(branch.patternProperties)) return {}
+  const additional = branch.additionalProperties
+  if (additional === false) return undefined
+  return additional === undefined || additional === true ? {} : additional
+}
+
+function isAny(schema: JsonValue): boolean {
+  return schema === true || (isJsonObject(schema) && Object.keys(schema).length === 0)
+}
+
+function unionOf(slots: readonly JsonValue[]): JsonValue {
+  if (slots.some(isAny)) return {}
+  const distinct = new Map(slots.map((slot) => [JSON.stringify(slot), slot]))
+  const [only] = distinct.values()
+  return distinct.size === 1 ? only! : { anyOf: [...distinct.values()] }
+}
+
+/** `anyOf`/`oneOf` of `branches` as `if`/`then`/`else`, exactly (see the module comment). */
+function asConditional(keyword: 'anyOf' | 'oneOf', branches: readonly JsonValue[]): JsonObject {
+  const [first, ...rest] = branches
+  // One alternative is that alternative: `if A else false` holds exactly where A does.
+  if (rest.length === 0) return { if: first!, else: false }
+  const others: JsonValue = rest.length === 1 ? rest[0]! : { [keyword]: rest }
+  if (keyword === 'anyOf') return { if: first!, else: others }
+  const anyOther: JsonValue = rest.length === 1 ? rest[0]! : { anyOf: rest }
+  return { if: first!, then: { not: anyOther }, else: others }
+}
+
+export function repairUnionRoot(schema: unknown): UnionRootRepair {
+  if (!isPlainRecord(schema)) return { kind: 'none' }
+  const keyword = unionKeyword(schema)
+  if (keyword === undefined) return { kind: 'none' }
+  const type = ownField(schema, 'type')
+  if (type !== undefined && type !== 'object') return { kind: 'none' }
+  const refuse = (pointer: string, why: string): UnionRootRepair => ({
+    kind: 'refused',
+    violation: {
+      pointer,
+      rule: 'root-union',
+      message: `a root \`${keyword}\` has no single object reading: ${why}`,
+      hint: 'make every alternative an object schema (properties, required, additionalProperties), or move the alternatives under a property',
+    },
+  })
+  for (const clash of ['if', 'then', 'else', 'allOf', 'not'])
+    if (Object.hasOwn(schema, clash))
+      return refuse(`/${clash}`, `the root also has \`${clash}\`, which the repair would need for the union`)
+  const document = schema as JsonObject
+  const branches = schema[keyword] as JsonValue[]
+  if (branches.length === 0) return refuse(`/${keyword}`, 'it lists no alternative, so no call is valid')
+  const objects: JsonObject[] = []
+  for (const [index, branch] of branches.entries()) {
+    const object = branchObject(document, branch)
+    // A branch no object matches is kept in the union (it still never matches), but adds no property.
+    if (object === 'never') continue
+    if (typeof object === 'string') return refuse(toPointer([keyword, index]), `branch ${index}: ${object}`)
+    objects.push(object)
+  }
+  if (objects.length === 0)
+    return refuse(`/${keyword}`, 'no alternative admits an object, and tool arguments are always one')
+  const rootProperties = isJsonObject(document.properties) ? document.properties : {}
+  const properties: JsonObject = { ...rootProperties }
+  const keys = new Set(objects.flatMap((b) => (isJsonObject(b.properties) ? Object.keys(b.properties) : [])))
+  for (const key of keys) {
+    if (Object.hasOwn(rootProperties, key)) continue
+    const slots = objects.map((b) => slotOf(b, key)).filter((slot) => slot !== undefined)
+    Object.defineProperty(properties, key, {
+      value: unionOf(slots),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  const requiredBy = (b: JsonObject): Set<string> =>
+    new Set(Array.isArray(b.required) ? b.required.filter((n) => typeof n === 'string') : [])
+  const sets = objects.map(requiredBy)
+  const common = [...sets[0]!].filter((name) => sets.every((set) => set.has(name)))
+  const rootRequired = Array.isArray(document.required) ? (document.required as string[]) : []
+  const required = [...new Set([...rootRequired, ...common])]
+  const { [keyword]: _union, ...siblings } = document
+  const repaired: JsonObject = { ...siblings, type: 'object', properties }
+  if (required.length > 0) repaired.required = required
+  const closed = objects.every((b) => b.additionalProperties === false && b.patternProperties === undefined)
+  if (closed && !Object.hasOwn(document, 'additionalProperties')) repaired.additionalProperties = false
+  Object.assign(repaired, asConditional(keyword, branches))
+  return {
+    kind: 'repaired',
+    schema: repaired,
+    repaired: {
+      pointer: `/${keyword}`,
+      rule: 'root-union',
+      message: `a root \`${keyword}\` of ${branches.length} object schemas: served as one object root listing every branch's properties, the alternatives kept as if/else and enforced before the tool runs`,
+      hint: 'declare one object root whose branch-specific fields are optional, and check the combinations in the tool',
+    },
+  }
+}
