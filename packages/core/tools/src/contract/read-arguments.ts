@@ -16,21 +16,89 @@ import { decoderFor, IDENTITY, typeBit } from './union-reading.ts'
  */
 type Slot = JsonValue | null
 
+/** Where a reading goes: the container being read (or the result), at `key`. */
+interface Sink {
+  receive(key: string | number, reading: unknown): void
+}
+
+/** One value to read. Plain data, no closures: a call allocates a step per value that may change, nothing more. */
 interface ReadStep {
-  readonly kind: 'read'
   readonly value: unknown
   readonly decoder: Decoder
   /** The declared schema node governing this value, or `null` where the reading follows no single one. */
   readonly slot: Slot
-  readonly deliver: (value: unknown) => void
+  readonly sink: Sink
+  readonly key: string | number
 }
 
-interface FinishStep {
-  readonly kind: 'finish'
-  readonly finish: () => void
+/** An object whose children are being read; finished (copied only if a child changed) after all of them. */
+class PendingObject implements Sink {
+  private changes: Map<string, unknown> | undefined
+  /** Set when a synthetic `null` ("not provided") was seen: the copy leaves those keys out. */
+  dropsNull = false
+  private readonly value: Record<string, unknown>
+  private readonly dropped: ReadonlySet<string> | undefined
+  private readonly sink: Sink
+  private readonly key: string | number
+
+  constructor(
+    value: Record<string, unknown>,
+    dropped: ReadonlySet<string> | undefined,
+    sink: Sink,
+    key: string | number,
+  ) {
+    this.value = value
+    this.dropped = dropped
+    this.sink = sink
+    this.key = key
+  }
+
+  receive(key: string | number, reading: unknown): void {
+    if (reading === this.value[key as string]) return
+    this.changes ??= new Map()
+    this.changes.set(key as string, reading)
+  }
+
+  finish(): void {
+    const { value, changes, dropped } = this
+    if (changes === undefined && !this.dropsNull) {
+      this.sink.receive(this.key, value)
+      return
+    }
+    const copy: Record<string, unknown> = {}
+    for (const key of Object.keys(value)) {
+      if (this.dropsNull && value[key] === null && dropped?.has(key)) continue
+      defineOwn(copy, key, changes?.has(key) ? changes.get(key) : value[key])
+    }
+    this.sink.receive(this.key, copy)
+  }
 }
 
-type Step = ReadStep | FinishStep
+class PendingArray implements Sink {
+  private items: unknown[] | undefined
+  private readonly value: readonly unknown[]
+  private readonly sink: Sink
+  private readonly key: string | number
+
+  constructor(value: readonly unknown[], sink: Sink, key: string | number) {
+    this.value = value
+    this.sink = sink
+    this.key = key
+  }
+
+  receive(key: string | number, reading: unknown): void {
+    const index = key as number
+    if (reading === this.value[index]) return
+    this.items ??= [...this.value]
+    this.items[index] = reading
+  }
+
+  finish(): void {
+    this.sink.receive(this.key, this.items ?? this.value)
+  }
+}
+
+type Step = ReadStep | PendingObject | PendingArray
 
 function kindOf(value: unknown): number {
   if (typeof value === 'string') return STRING
@@ -71,25 +139,35 @@ class Reader {
     this.meter = meter
   }
 
-  read(step: ReadStep): void {
+  run(): void {
+    const { stack } = this
+    while (stack.length > 0) {
+      const step = stack.pop()!
+      if (step instanceof PendingObject || step instanceof PendingArray) step.finish()
+      else this.read(step)
+    }
+  }
+
+  private read(step: ReadStep): void {
     this.meter?.count('value-node')
-    const { value, slot } = step
+    const { value, slot, sink, key } = step
     const kind = kindOf(value)
     const decoder = decoderFor(step.decoder, kind)
     if (kind === STRING) {
       if (decoder.kind === 'json-text') {
-        step.deliver(parseJsonText(value))
+        sink.receive(key, parseJsonText(value))
         return
       }
       if (decoder.kind === 'json-text-of') {
         const parsed = parseJsonText(value)
-        step.deliver(typeBit(parsed) & decoder.admits ? parsed : value)
+        sink.receive(key, typeBit(parsed) & decoder.admits ? parsed : value)
         return
       }
-      const admits = slot === null ? 0 : this.shapes.admits(slot)
-      const parsed = admits & STRING ? undefined : parseContainer(value as string, admits)
+      const parsed = this.shapes.parsesStrings(slot)
+        ? parseContainer(value as string, this.shapes.admits(slot!))
+        : undefined
       if (parsed === undefined) {
-        step.deliver(value)
+        sink.receive(key, value)
         return
       }
       // The container is read like one the model sent as it is: its slots may carry encodings of their own.
@@ -104,90 +182,71 @@ class Reader {
       this.readArray(step, value as unknown[], decoder as Decoder)
       return
     }
-    step.deliver(value)
+    sink.receive(key, value)
   }
 
   /** Whether reading `value` at `slot` with no decoding can change it: a container to walk, or a string to parse. */
   private mayChange(value: unknown, slot: Slot): boolean {
     if (slot === null) return false
     const kind = kindOf(value)
-    if (kind === STRING) {
-      const admits = this.shapes.admits(slot)
-      return (admits & STRING) === 0 && (admits & (OBJECT | ARRAY)) !== 0
-    }
-    return kind !== 0
+    if (kind === STRING) return this.shapes.parsesStrings(slot)
+    return kind !== 0 && this.shapes.lookBelow(this.shapes.containerOf(slot, kind))
   }
 
   private readObject(step: ReadStep, value: Record<string, unknown>, decoder: Decoder): void {
     const object = decoder.kind === 'object' ? decoder : undefined
-    if (object === undefined && step.slot === null) {
-      step.deliver(value)
+    const container = this.shapes.containerOf(step.slot, OBJECT)
+    // Without decoding, only the keys the declared schema says may change need a look (usually few, often none).
+    const watch = object === undefined && container !== null ? this.shapes.watched(container) : undefined
+    if (object === undefined && (watch === undefined || (watch.keys.length === 0 && !watch.others))) {
+      step.sink.receive(step.key, value)
       return
     }
-    const read = new Map<string, unknown>()
-    let dropsNull = false
-    const children: ReadStep[] = []
-    for (const key of Object.keys(value)) {
+    const keys = watch === undefined || watch.others ? Object.keys(value) : watch.keys
+    let pending: PendingObject | undefined
+    const start = this.stack.length
+    for (const key of keys) {
+      if (!Object.hasOwn(value, key)) continue
       const child = value[key]
       if (child === null && object?.syntheticNull.has(key)) {
-        dropsNull = true
+        pending ??= new PendingObject(value, object.syntheticNull, step.sink, step.key)
+        pending.dropsNull = true
         continue
       }
       const childDecoder = object === undefined ? IDENTITY : (object.properties.get(key) ?? object.additional)
-      const childSlot = this.shapes.below(step.slot, OBJECT, key)
+      const childSlot = container === null ? null : SlotShapes.property(container, key)
       if (childDecoder.kind === 'identity' && !this.mayChange(child, childSlot)) continue
-      children.push({
-        kind: 'read',
-        value: child,
-        decoder: childDecoder,
-        slot: childSlot,
-        deliver: (v) => read.set(key, v),
-      })
+      pending ??= new PendingObject(value, object?.syntheticNull, step.sink, step.key)
+      this.stack.push({ value: child, decoder: childDecoder, slot: childSlot, sink: pending, key })
     }
-    this.stack.push({
-      kind: 'finish',
-      finish: () => {
-        const changed = dropsNull || [...read].some(([key, reading]) => reading !== value[key])
-        if (!changed) {
-          step.deliver(value)
-          return
-        }
-        const copy: Record<string, unknown> = {}
-        for (const key of Object.keys(value)) {
-          if (value[key] === null && object?.syntheticNull.has(key)) continue
-          defineOwn(copy, key, read.has(key) ? read.get(key) : value[key])
-        }
-        step.deliver(copy)
-      },
-    })
-    this.stack.push(...children)
+    // Nothing below can change and no null to drop: the value as it is, with nothing allocated.
+    if (pending === undefined) {
+      step.sink.receive(step.key, value)
+      return
+    }
+    // The container finishes after its children: it goes below them on the stack.
+    this.stack.splice(start, 0, pending)
   }
 
   private readArray(step: ReadStep, value: unknown[], decoder: Decoder): void {
     const array = decoder.kind === 'array' ? decoder : undefined
-    if (array === undefined && step.slot === null) {
-      step.deliver(value)
+    const container = this.shapes.containerOf(step.slot, ARRAY)
+    if (array === undefined && !this.shapes.lookBelow(container)) {
+      step.sink.receive(step.key, value)
       return
     }
-    const items = [...value]
-    let changed = false
-    this.stack.push({ kind: 'finish', finish: () => step.deliver(changed ? items : value) })
+    let pending: PendingArray | undefined
     for (const [index, item] of value.entries()) {
       const childDecoder = array === undefined ? IDENTITY : (array.prefix[index] ?? array.items)
-      const childSlot = this.shapes.below(step.slot, ARRAY, index)
+      const childSlot = container === null ? null : SlotShapes.item(container, index)
       if (childDecoder.kind === 'identity' && !this.mayChange(item, childSlot)) continue
-      this.stack.push({
-        kind: 'read',
-        value: item,
-        decoder: childDecoder,
-        slot: childSlot,
-        deliver: (reading) => {
-          if (reading === item) return
-          items[index] = reading
-          changed = true
-        },
-      })
+      if (pending === undefined) {
+        pending = new PendingArray(value, step.sink, step.key)
+        this.stack.push(pending)
+      }
+      this.stack.push({ value: item, decoder: childDecoder, slot: childSlot, sink: pending, key: index })
     }
+    if (pending === undefined) step.sink.receive(step.key, value)
   }
 }
 
@@ -201,12 +260,14 @@ export function readArguments(
 ): unknown {
   let result: unknown = args
   const reader = new Reader(shapes, meter)
-  reader.stack.push({ kind: 'read', value: args, decoder, slot: root, deliver: (value) => (result = value) })
-  while (reader.stack.length > 0) {
-    const step = reader.stack.pop()!
-    if (step.kind === 'finish') step.finish()
-    else reader.read(step)
-  }
+  reader.stack.push({
+    value: args,
+    decoder,
+    slot: root,
+    key: '',
+    sink: { receive: (_key, value) => (result = value) },
+  })
+  reader.run()
   return result
 }
 

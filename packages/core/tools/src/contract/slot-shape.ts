@@ -53,10 +53,20 @@ const COMPLEX = [
 
 type Node = JsonValue
 
+// `needsLook` follows the schema by recursion; past this depth it answers "may" instead of going deeper.
+const MAX_LOOK_DEPTH = 128
+
 export class SlotShapes {
   private readonly admitted = new WeakMap<object, number>()
   private readonly resolved = new WeakMap<object, Node | null>()
   private readonly branchFor = new WeakMap<object, Map<number, Node | null>>()
+  private readonly containers = new WeakMap<object, Map<number, JsonObject | null>>()
+  private readonly looks = new WeakMap<object, boolean>()
+  private readonly belowLooks = new WeakMap<object, boolean>()
+  private readonly watches = new WeakMap<
+    object,
+    { readonly keys: readonly string[]; readonly others: boolean }
+  >()
 
   private readonly document: JsonObject
   private readonly meter: WorkMeter | undefined
@@ -176,33 +186,112 @@ export class SlotShapes {
   }
 
   /**
-   * The declared node that governs `key` (a property name, or an array index) of a `kind` value at `slot`, or `null`
-   * when no single node does as far as this reading can tell.
+   * The declared node whose own `properties`/`items` govern the slots of a `kind` value at `slot` (a `$ref` chain
+   * followed, a union's one branch for `kind`), or `null` when no single node does as far as this reading can tell.
+   * Memoized per (node, kind), so reading a call costs a map lookup per value, not a look at the schema.
    */
-  below(slot: Node | null, kind: number, key: string | number): Node | null {
-    let node = slot === null ? null : this.resolve(slot)
+  containerOf(slot: Node | null, kind: number): JsonObject | null {
+    if (!isJsonObject(slot)) return null
+    let byKind = this.containers.get(slot)
+    if (byKind === undefined) {
+      byKind = new Map()
+      this.containers.set(slot, byKind)
+    }
+    let container = byKind.get(kind)
+    if (container === undefined) {
+      container = this.findContainer(slot, kind)
+      byKind.set(kind, container)
+    }
+    return container
+  }
+
+  private findContainer(slot: JsonObject, kind: number): JsonObject | null {
+    let node = this.resolve(slot)
     if (!isJsonObject(node)) return null
     if (Array.isArray(node.anyOf) || Array.isArray(node.oneOf)) {
       if (hasOwnSlots(node)) return null
       node = this.branchOf(node, kind)
       if (!isJsonObject(node) || Array.isArray(node.anyOf) || Array.isArray(node.oneOf)) return null
     }
-    if (COMPLEX.some((keyword) => Object.hasOwn(node, keyword))) return null
-    if (kind === OBJECT) {
-      const properties = node.properties
-      if (isJsonObject(properties) && Object.hasOwn(properties, key)) return properties[key]!
-      return isJsonObject(node.additionalProperties) ? node.additionalProperties : null
-    }
-    const index = key as number
-    const tuple = Array.isArray(node.prefixItems)
-      ? node.prefixItems
-      : Array.isArray(node.items)
-        ? node.items
+    const container = node
+    return COMPLEX.some((keyword) => Object.hasOwn(container, keyword)) ? null : container
+  }
+
+  /** The declared node governing property `key` of an object whose container node is `container`, or `null`. */
+  static property(container: JsonObject, key: string): Node | null {
+    const properties = container.properties
+    if (isJsonObject(properties) && Object.hasOwn(properties, key)) return properties[key]!
+    return isJsonObject(container.additionalProperties) ? container.additionalProperties : null
+  }
+
+  /** The declared node governing item `index` of an array whose container node is `container`, or `null`. */
+  static item(container: JsonObject, index: number): Node | null {
+    const tuple = Array.isArray(container.prefixItems)
+      ? container.prefixItems
+      : Array.isArray(container.items)
+        ? container.items
         : undefined
-    if (tuple === undefined) return isJsonObject(node.items) ? node.items : null
+    if (tuple === undefined) return isJsonObject(container.items) ? container.items : null
     if (index < tuple.length) return tuple[index]!
-    const rest = Array.isArray(node.prefixItems) ? node.items : node.additionalItems
+    const rest = Array.isArray(container.prefixItems) ? container.items : container.additionalItems
     return isJsonObject(rest) ? rest : null
+  }
+
+  /**
+   * Whether reading a value at `slot` with no decoding can ever change it: a string there may be a stringified
+   * container, or a container there has such a slot below it. Memoized per node; nesting past `MAX_LOOK_DEPTH` and
+   * `$ref` cycles count as "may", which only costs a look.
+   */
+  needsLook(slot: Node | null, depth = 0): boolean {
+    if (!isJsonObject(slot)) return false
+    const known = this.looks.get(slot)
+    if (known !== undefined) return known
+    if (depth > MAX_LOOK_DEPTH) return true
+    this.looks.set(slot, true) // a cycle back to this slot: "may"
+    const result =
+      this.parsesStrings(slot) ||
+      this.lookBelow(this.containerOf(slot, OBJECT), depth) ||
+      this.lookBelow(this.containerOf(slot, ARRAY), depth)
+    this.looks.set(slot, result)
+    return result
+  }
+
+  /** The declared properties of `container` a value's key needs a look at, and whether any other key does. */
+  watched(container: JsonObject, depth = 0): { readonly keys: readonly string[]; readonly others: boolean } {
+    let watch = this.watches.get(container)
+    if (watch === undefined) {
+      const properties = isJsonObject(container.properties) ? container.properties : {}
+      const keys = Object.keys(properties).filter((key) => this.needsLook(properties[key]!, depth + 1))
+      const additional = container.additionalProperties
+      watch = { keys, others: isJsonObject(additional) && this.needsLook(additional, depth + 1) }
+      this.watches.set(container, watch)
+    }
+    return watch
+  }
+
+  /** Whether a container value whose container node is `container` has a slot below that may change. */
+  lookBelow(container: JsonObject | null, depth = 0): boolean {
+    if (container === null) return false
+    let result = this.belowLooks.get(container)
+    if (result === undefined) {
+      const watch = this.watched(container, depth)
+      const items = [container.items, container.prefixItems, container.additionalItems].flatMap((slot) =>
+        Array.isArray(slot) ? slot : [slot],
+      )
+      result =
+        watch.keys.length > 0 ||
+        watch.others ||
+        items.some((slot) => slot !== undefined && this.needsLook(slot as Node, depth + 1))
+      this.belowLooks.set(container, result)
+    }
+    return result
+  }
+
+  /** Whether a string at `slot` may be a stringified container: the slot admits one, and no string. */
+  parsesStrings(slot: Node | null): boolean {
+    if (slot === null) return false
+    const admits = this.admits(slot)
+    return (admits & STRING) === 0 && (admits & (OBJECT | ARRAY)) !== 0
   }
 }
 

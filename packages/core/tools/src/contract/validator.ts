@@ -30,6 +30,9 @@ const failures = new Map<string, unknown>()
 // Shared by every valid call, so the hot path allocates nothing.
 const NO_VIOLATIONS: readonly ArgumentViolation[] = Object.freeze([])
 let documents = 0
+// Validators whose schema copy has memoized references: only they need a memo per call (a schema without `$ref`
+// pays nothing for it).
+const memoizing = new WeakSet<ValidateFunction>()
 
 function engine(dialect: Dialect, mode: Mode): AnyAjv {
   const name = `${dialect}/${mode}`
@@ -95,6 +98,7 @@ class CompiledSchema {
       // Every target compiled now, so a reference ajv cannot compile is a problem of this compile, not of a call.
       for (const ref of memoized.refs)
         if (ajv.getSchema(`${key}${ref}`) === undefined) throw new Error(`cannot resolve ${ref}`)
+      memoizing.add(validate)
       return validate
     } catch (error) {
       ajv.removeSchema(key)
@@ -124,7 +128,9 @@ const VALID: Outcome = { kind: 'valid' }
 function run(validate: ValidateFunction, args: unknown, meter: WorkMeter | undefined): Outcome {
   meter?.count('validator-call')
   try {
-    const valid = withMemo(meter, () => validate(args) as boolean)
+    const valid = memoizing.has(validate)
+      ? withMemo(meter, () => validate(args) as boolean)
+      : (validate(args) as boolean)
     return valid ? VALID : { kind: 'invalid', violations: (validate.errors ?? []).map(toViolation) }
   } catch (error) {
     const unchecked = (violation: ArgumentViolation): Outcome => ({
