@@ -1,4 +1,4 @@
-import Ajv from 'ajv'
+import { Ajv } from 'ajv'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type JsonObject, judgeMcpSchema, judgeMcpToolList } from '../src/index.ts'
@@ -225,7 +225,8 @@ describe('required naming an undeclared key is declared with what additionalProp
   it('cline#11162 shape one level down ({ type: object, required: [port] }): the projection declares it on the wire', () => {
     const declared = { type: 'object', properties: { server: { type: 'object', required: ['port'] } } }
     const [verdict] = judgeMcpToolList([{ name: 'connect', inputSchema: declared }], { profile: 'gemini' })
-    const server = (verdict?.projection?.input.wire.properties as JsonObject).server as JsonObject
+    const wire = verdict?.projection?.input.wire as JsonObject
+    const server = (wire.properties as JsonObject).server as JsonObject
     expect(server.required).toEqual(['port'])
     expect(Object.keys(server.properties as JsonObject)).toEqual(['port'])
   })

@@ -93,7 +93,10 @@ function asConditional(keyword: 'anyOf' | 'oneOf', branches: readonly JsonValue[
   const others: JsonValue = rest.length === 1 ? rest[0]! : { [keyword]: rest }
   if (keyword === 'anyOf') return { if: first!, else: others }
   const anyOther: JsonValue = rest.length === 1 ? rest[0]! : { anyOf: rest }
-  return { if: first!, then: { not: anyOther }, else: others }
+  // Built by key: `then` is a JSON Schema keyword here, not a thenable.
+  const conditional: JsonObject = { if: first!, else: others }
+  conditional['then'] = { not: anyOther }
+  return conditional
 }
 
 export function repairUnionRoot(schema: unknown): UnionRootRepair {
