@@ -9,7 +9,7 @@ import { createToolRuntime } from './runtime.ts'
 
 /**
  * One sample: fresh runtimes (untimed), then every definition registered into each of them through the cordis
- * proxy, as a plugin would (timed), then every registration disposed (untimed).
+ * proxy, as a plugin would (timed), then every registration and runtime disposed (untimed).
  */
 function registerInto(
   label: string,
@@ -29,8 +29,10 @@ function registerInto(
           for (const app of apps)
             for (const definition of definitions) disposers.push(app.tools.register(definition))
         },
-        dispose() {
+        async dispose() {
           for (const dispose of disposers) dispose()
+          // Unload the runtimes too, so thousands of samples do not pile up live contexts on the heap.
+          await Promise.all(apps.map((app) => app.fiber.dispose()))
         },
       }
     },
