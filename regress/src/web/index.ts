@@ -10,11 +10,11 @@ import {
   ensureDshApp,
   pluginAdd,
   writeProfile,
-  writeUserLayer,
 } from '@dsh-harden/testkit/dsh-app'
 import { scopeNpmrc } from '@dsh-harden/testkit/local-registry'
 import type { Browser } from 'playwright-core'
 import { APP_FINAL_TEXT, APP_TITLE_TEXT, type AppEndpoint, startAppEndpoint } from '../app/app-endpoint.ts'
+import { resultOk, resultsSeen } from '../app/app-session.ts'
 import { insertLayer } from '../app/group-parts.ts'
 import { BROKEN, PLUGIN_NAME, pluginSource, VALID } from '../app/plugin-rows.ts'
 import type { GroupContext } from '../group.ts'
@@ -34,8 +34,9 @@ import {
 import { startDshWeb } from './web-server.ts'
 
 /**
- * A second plugin, hot-added while the page is open: one tool whose parameters use one `$id` twice, which ajv cannot
- * compile (the overlay registers it and DSH's own validator checks its arguments; see the overlay README).
+ * A second plugin with one tool whose parameters use one `$id` twice, which ajv cannot compile: the overlay registers
+ * it and, at its first validated call, finds that DSH's own validator must check its arguments (overlay README, "A
+ * schema ajv cannot compile"). The model calls it once.
  */
 const FALLBACK_TOOL = 'acme_shared_ids'
 const FALLBACK_PLUGIN = `export const name = 'acme-extra-tools'
@@ -50,8 +51,11 @@ export function apply(ctx) {
   })
 }
 `
-/** Bound on a hot-added plugin reaching the open panel (DSH's hot reload, then the panel's 4 s poll). */
-const HOT_ADD_TIMEOUT_MS = 30_000
+/** The profile's patch of the overlay's bundle row (a patch replaces the row's whole `config`). */
+const VALIDATE_ARGUMENTS = '- id: dsh-harden\n  config:\n    validateArguments: true\n'
+const SCRIPT = [{ toolCalls: [{ name: FALLBACK_TOOL, arguments: { a: 'x', b: 1 } }] }]
+/** Bound on the panel showing a verdict recorded during the turn (its 4 s poll, or the refresh on opening). */
+const ROW_TIMEOUT_MS = 15_000
 
 /**
  * The Web UI half of issue 15: the real `dsh web` (rc.8, `web` profile: base + web-app bundles), the same third-party
@@ -74,8 +78,6 @@ const TURN_TIMEOUT_MS = 120_000
 
 interface Leg {
   readonly home: DshHome
-  /** The profile's user layer rows (the `acme` plugin). */
-  readonly rows: string
   readonly endpoint: AppEndpoint
   readonly url: string
   close(): Promise<void>
@@ -89,7 +91,11 @@ async function startLeg(
   const home = createDshHome({ logFile: context.logPath, prefix: 'web-ui-home-' })
   const plugin = join(home.root, 'acme-plugin.mjs')
   writeFileSync(plugin, pluginSource(0))
-  const rows = `    - id: acme\n      name: ${JSON.stringify(plugin)}\n`
+  const extra = join(home.root, 'acme-extra.mjs')
+  writeFileSync(extra, FALLBACK_PLUGIN)
+  const rows =
+    `    - id: acme\n      name: ${JSON.stringify(plugin)}\n` +
+    `    - id: acme-extra\n      name: ${JSON.stringify(extra)}\n`
   writeProfile(home, PROFILE, {
     bundles: WEB_BUNDLES,
     patch: insertLayer(rows),
@@ -98,17 +104,18 @@ async function startLeg(
   if (hardened !== undefined) {
     const add = await pluginAdd(app, home, PROFILE, ['@dsh-harden/overlay'])
     if (add.exitCode !== 0) throw new Error(`dsh plugin add @dsh-harden/overlay: ${describeExit(add)}`)
-    // `dsh plugin add` rewrote the manifest's bundles; the profile layer stays ours.
-    writeProfile(home, PROFILE, { patch: insertLayer(rows) })
+    // `dsh plugin add` rewrote the manifest's bundles; the profile layer stays ours, and turns on the overlay's
+    // argument validation for raw tools (the only path on which it compiles a raw tool's validator, and so finds
+    // that ajv cannot compile acme_shared_ids).
+    writeProfile(home, PROFILE, { patch: insertLayer(rows) + VALIDATE_ARGUMENTS })
   }
-  const endpoint = await startAppEndpoint([])
+  const endpoint = await startAppEndpoint(SCRIPT)
   const web = await startDshWeb(app, home, endpoint.baseURL).catch(async (error: unknown) => {
     await endpoint.close()
     throw error
   })
   return {
     home,
-    rows,
     endpoint,
     url: web.url,
     close: async () => {
@@ -169,11 +176,20 @@ async function hardenedLeg(
   checks.push({ what: 'the session header shows "2 tools withheld"', ok: badge === '2 tools withheld' })
   // Click 1 from the chat: the badge opens the panel.
   const rows = badge === undefined ? [] : await openPanel(light)
-  await light.screenshot({ path: join(shots, 'hardened-panel-en-light.png') })
   checks.push(...brokenRowChecks(rows, 'en, light', 'Fix:'))
   checks.push({
     what: `${VALID} is listed as accepted`,
     ok: rows.some((row) => row.tool === VALID && row.verdict === 'accepted'),
+  })
+  const fallback = await waitForRow(light, FALLBACK_TOOL, 'fallback-validator', ROW_TIMEOUT_MS)
+  await light.screenshot({ path: join(shots, 'hardened-panel-en-light.png') })
+  checks.push({
+    what: `${FALLBACK_TOOL} is listed as checked by DSH's validator, from acme-extra-tools, naming the construct`,
+    ok: fallback !== undefined && fallback.source === 'acme-extra-tools' && fallback.text.includes('$id'),
+  })
+  checks.push({
+    what: `the model's call of ${FALLBACK_TOOL} works (its arguments checked by DSH's validator)`,
+    ok: resultOk(resultsSeen(leg.endpoint.requests).get('call_0_0')),
   })
 
   const titles = await searchPluginList(light, 'dsh-harden')
@@ -183,21 +199,6 @@ async function hardenedLeg(
     ok: titles.includes('overlay'),
   })
   await openSettingsTab(light, /^Tool contracts/)
-  // With the tab open, a plugin is added to the profile (DSH hot-reloads its user layer): the panel follows.
-  const extra = join(leg.home.root, 'acme-extra.mjs')
-  writeFileSync(extra, FALLBACK_PLUGIN)
-  writeUserLayer(
-    leg.home,
-    PROFILE,
-    insertLayer(`${leg.rows}    - id: acme-extra\n      name: ${JSON.stringify(extra)}\n`),
-  )
-  const fallback = await waitForRow(light, FALLBACK_TOOL, 'fallback-validator', HOT_ADD_TIMEOUT_MS)
-  await light.screenshot({ path: join(shots, 'hardened-settings-tab.png') })
-  checks.push({
-    what: `${FALLBACK_TOOL}, hot-added while the panel is open, appears as checked by DSH's validator, naming the construct`,
-    ok: fallback !== undefined && fallback.source === 'acme-extra-tools' && fallback.text.includes('$id'),
-  })
-
   const dark = await (await newLook(browser, { locale: 'zh-CN', colorScheme: 'dark' })).newPage()
   await openSession(dark, leg.url, SESSION_TITLE)
   const zh = await headerBadge(dark)
