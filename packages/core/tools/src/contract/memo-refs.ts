@@ -1,6 +1,5 @@
 import type { ErrorObject, FuncKeywordDefinition } from 'ajv'
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
-import type { Dialect } from '../keywords.ts'
 import { subschemasOf } from '../subschemas.ts'
 import type { WorkMeter } from '../work-meter.ts'
 
@@ -28,7 +27,6 @@ const UNMIRRORED = new Set([
   'unevaluatedProperties',
   'unevaluatedItems',
 ])
-const KEPT_BESIDE_DRAFT_07_REF = new Set(['$defs', 'definitions'])
 
 export interface MemoDocument {
   readonly schema: JsonObject
@@ -37,7 +35,7 @@ export interface MemoDocument {
 }
 
 /** The validator's copy with memoized references, or `undefined` when plain `$ref`s must stay. */
-export function memoizeRefs(schema: JsonObject, dialect: Dialect, key: string): MemoDocument | undefined {
+export function memoizeRefs(schema: JsonObject, key: string): MemoDocument | undefined {
   const refs = new Set<string>()
   const root: JsonObject = {}
   const pending: [source: JsonObject, copy: JsonObject, isRoot: boolean][] = [[schema, root, true]]
@@ -58,14 +56,11 @@ export function memoizeRefs(schema: JsonObject, dialect: Dialect, key: string): 
     }
     for (const [keyword, value] of Object.entries(source)) {
       if (isRoot && keyword === '$id') continue
-      if (typeof ref === 'string') {
-        if (keyword === '$ref') {
-          refs.add(ref)
-          Object.defineProperty(copy, MEMO_REF, { value: `${key}${ref}`, enumerable: true, writable: true })
-          continue
-        }
-        // draft-07 ignores every keyword beside `$ref`; the definitions stay so pointers into them still resolve.
-        if (dialect === 'draft-07' && !KEPT_BESIDE_DRAFT_07_REF.has(keyword)) continue
+      // Keywords beside `$ref` stay: ajv applies them in every dialect (its `ignoreKeywordsWithRef` is off).
+      if (typeof ref === 'string' && keyword === '$ref') {
+        refs.add(ref)
+        Object.defineProperty(copy, MEMO_REF, { value: `${key}${ref}`, enumerable: true, writable: true })
+        continue
       }
       Object.defineProperty(copy, keyword, {
         value: rebuild(keyword, value, nested),

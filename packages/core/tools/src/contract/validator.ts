@@ -88,7 +88,7 @@ class CompiledSchema {
   private compile(mode: Mode): ValidateFunction {
     const ajv = engine(this.dialect, mode)
     const key = `dsh-harden:parameters/${++documents}`
-    const memoized = memoizeRefs(this.schema, this.dialect, key)
+    const memoized = memoizeRefs(this.schema, key)
     // Two tools may reuse one `$id` for different schemas; ajv keys compiled schemas by it, and local refs need none.
     const { $id: _id, ...anonymous } = this.schema
     if (memoized === undefined) return ajv.compile(anonymous)
