@@ -1,6 +1,6 @@
 import { toPointer } from '../json-pointer.ts'
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
-import { localRefs, resolveLocalRef } from '../projection/refs.ts'
+import { type LocalRefs, localRefs, resolveLocalRef } from '../projection/refs.ts'
 import type { SchemaViolation } from '../violation.ts'
 import { isPlainRecord, ownField } from './mcp-shape.ts'
 
@@ -42,8 +42,7 @@ function unionKeyword(schema: Record<string, unknown>): 'anyOf' | 'oneOf' | unde
  * The object schema a branch is, following local `$ref`s; `never` when it admits no object (so no call can take it);
  * a string says why it has no reading as a list of properties.
  */
-function branchObject(schema: JsonObject, branch: JsonValue): JsonObject | 'never' | string {
-  const refs = localRefs(schema)
+function branchObject(refs: LocalRefs, branch: JsonValue): JsonObject | 'never' | string {
   let at: JsonValue | undefined = branch
   for (let hop = 0; isJsonObject(at) && typeof at.$ref === 'string'; hop++) {
     if (hop === MAX_REF_HOPS) return `its \`$ref\` chain is longer than ${MAX_REF_HOPS}`
@@ -64,25 +63,80 @@ function branchObject(schema: JsonObject, branch: JsonValue): JsonObject | 'neve
   return at
 }
 
-/** What a branch admits at `key`: its declared schema, else its `additionalProperties` (`{}` when open). */
-function slotOf(branch: JsonObject, key: string): JsonValue | undefined {
-  const properties = isJsonObject(branch.properties) ? branch.properties : {}
-  if (Object.hasOwn(properties, key)) return properties[key]
-  if (isJsonObject(branch.patternProperties)) return {}
-  const additional = branch.additionalProperties
-  if (additional === false) return undefined
-  return additional === undefined || additional === true ? {} : additional
-}
-
 function isAny(schema: JsonValue): boolean {
   return schema === true || (isJsonObject(schema) && Object.keys(schema).length === 0)
 }
 
-function unionOf(slots: readonly JsonValue[]): JsonValue {
-  if (slots.some(isAny)) return {}
-  const distinct = new Map(slots.map((slot) => [JSON.stringify(slot), slot]))
-  const [only] = distinct.values()
-  return distinct.size === 1 ? only! : { anyOf: [...distinct.values()] }
+// Past this many distinct `additionalProperties` schemas a key's slot is written as any value (wider, still implied),
+// so a wide union costs linear time.
+const MAX_ADDITIONAL_SLOTS = 4
+
+/**
+ * Per key, a schema every branch's value at that key satisfies: the union of the branches' declared schemas, plus
+ * what a branch that does not declare the key admits there (its `additionalProperties`; any value when it is open or
+ * has `patternProperties`). Wider than that union is still implied by it, so the merged `properties` constrain
+ * nothing the union does not. Linear in the size of the branches.
+ */
+function mergedProperties(objects: readonly JsonObject[], skip: JsonObject): JsonObject {
+  const declaredBy = new Map<string, { slots: Map<string, JsonValue>; open: number; additional: number }>()
+  let open = 0
+  const additional = new Map<string, JsonValue>()
+  let additionalBranches = 0
+  for (const branch of objects) {
+    const extra = branch.additionalProperties
+    const isOpen =
+      isJsonObject(branch.patternProperties) || extra === undefined || extra === true || isAny(extra)
+    const hasSchema = !isOpen && isJsonObject(extra)
+    if (isOpen) open++
+    if (hasSchema) {
+      additionalBranches++
+      additional.set(JSON.stringify(extra), extra)
+    }
+    if (!isJsonObject(branch.properties)) continue
+    for (const [key, slot] of Object.entries(branch.properties)) {
+      let entry = declaredBy.get(key)
+      if (entry === undefined) {
+        entry = { slots: new Map(), open: 0, additional: 0 }
+        declaredBy.set(key, entry)
+      }
+      entry.slots.set(JSON.stringify(slot), slot)
+      if (isOpen) entry.open++
+      if (hasSchema) entry.additional++
+    }
+  }
+  const properties: JsonObject = { ...skip }
+  for (const [key, entry] of declaredBy) {
+    if (Object.hasOwn(skip, key)) continue
+    const slots = [...entry.slots.values()]
+    let merged: JsonValue
+    if (open > entry.open || slots.some(isAny)) merged = {}
+    else if (additionalBranches > entry.additional && additional.size > MAX_ADDITIONAL_SLOTS) merged = {}
+    else {
+      const all = new Map(entry.slots)
+      if (additionalBranches > entry.additional) for (const [text, slot] of additional) all.set(text, slot)
+      const distinct = [...all.values()]
+      merged = distinct.some(isAny) ? {} : distinct.length === 1 ? distinct[0]! : { anyOf: distinct }
+    }
+    Object.defineProperty(properties, key, {
+      value: merged,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  return properties
+}
+
+/** The names every branch requires: counted, so a wide union costs linear time. */
+function commonRequired(objects: readonly JsonObject[]): string[] {
+  const counts = new Map<string, number>()
+  for (const branch of objects) {
+    const names = new Set(
+      Array.isArray(branch.required) ? branch.required.filter((n) => typeof n === 'string') : [],
+    )
+    for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1)
+  }
+  return [...counts].filter(([, count]) => count === objects.length).map(([name]) => name)
 }
 
 /** `anyOf`/`oneOf` of `branches` as `if`/`then`/`else`, exactly (see the module comment). */
@@ -121,8 +175,9 @@ export function repairUnionRoot(schema: unknown): UnionRootRepair {
   const branches = schema[keyword] as JsonValue[]
   if (branches.length === 0) return refuse(`/${keyword}`, 'it lists no alternative, so no call is valid')
   const objects: JsonObject[] = []
+  const refs = localRefs(document)
   for (const [index, branch] of branches.entries()) {
-    const object = branchObject(document, branch)
+    const object = branchObject(refs, branch)
     // A branch no object matches is kept in the union (it still never matches), but adds no property.
     if (object === 'never') continue
     if (typeof object === 'string') return refuse(toPointer([keyword, index]), `branch ${index}: ${object}`)
@@ -131,22 +186,8 @@ export function repairUnionRoot(schema: unknown): UnionRootRepair {
   if (objects.length === 0)
     return refuse(`/${keyword}`, 'no alternative admits an object, and tool arguments are always one')
   const rootProperties = isJsonObject(document.properties) ? document.properties : {}
-  const properties: JsonObject = { ...rootProperties }
-  const keys = new Set(objects.flatMap((b) => (isJsonObject(b.properties) ? Object.keys(b.properties) : [])))
-  for (const key of keys) {
-    if (Object.hasOwn(rootProperties, key)) continue
-    const slots = objects.map((b) => slotOf(b, key)).filter((slot) => slot !== undefined)
-    Object.defineProperty(properties, key, {
-      value: unionOf(slots),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
-  }
-  const requiredBy = (b: JsonObject): Set<string> =>
-    new Set(Array.isArray(b.required) ? b.required.filter((n) => typeof n === 'string') : [])
-  const sets = objects.map(requiredBy)
-  const common = [...sets[0]!].filter((name) => sets.every((set) => set.has(name)))
+  const properties = mergedProperties(objects, rootProperties)
+  const common = commonRequired(objects)
   const rootRequired = Array.isArray(document.required) ? (document.required as string[]) : []
   const required = [...new Set([...rootRequired, ...common])]
   const { [keyword]: _union, ...siblings } = document
