@@ -147,7 +147,9 @@ export async function installWalkthroughRow(logFile: string): Promise<Row> {
         ok: hardened.output.includes('doctor: DSH starts and the overlay runs'),
       },
     ]
-    const peers = [...new Set([...hardened.output.matchAll(/missing peer (\S+)/g)].map((match) => match[1]!))]
+    const peers = [
+      ...new Set([...hardened.output.matchAll(/missing peer (@?[^@\s]+)@/g)].map((match) => match[1]!)),
+    ]
     if (peers.length > 0)
       checks.push({
         what: `the add printed \`✕ missing peer\` for ${peers.join(', ')}; doctor's package lines say where each comes from`,
