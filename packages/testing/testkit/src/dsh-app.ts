@@ -83,14 +83,12 @@ export interface EnsureOptions {
   readonly timeoutMs?: number
   /** The install's pnpm output goes here (appended). */
   readonly logFile?: string
-  /** Another install of the app (e.g. without the hmr pin, to reproduce that trap); cached under its own hash. */
-  readonly manifest?: Record<string, unknown>
 }
 
 /** Installs the app into its cache directory, or reuses a complete install there. */
 export async function ensureDshApp(options: EnsureOptions = {}): Promise<DshApp> {
   const started = performance.now()
-  const manifest = options.manifest ?? dshAppManifest()
+  const manifest = dshAppManifest()
   const dir = dshAppDir(options.cacheRoot ?? defaultCacheRoot(), manifest)
   const binDir = join(dir, 'node_modules', '.bin')
   if (isComplete(dir)) return { dir, binDir, installMs: performance.now() - started, fromCache: true }
