@@ -17,7 +17,7 @@ import { readAppRequest } from '../src/app/app-endpoint.ts'
 import { resultOk, resultsSeen } from '../src/app/app-session.ts'
 import { insertLayer, profileBundles } from '../src/app/group-parts.ts'
 import { failureReason } from '../src/app/install-row.ts'
-import { observedOrder, timesTold } from '../src/app/load-order-rows.ts'
+import { namingApplied, observedOrder, timesTold } from '../src/app/load-order-rows.ts'
 import { startedServers } from '../src/app/mcp-rows.ts'
 import { namingLine, pluginSource, replaceUserLayer, waitForFile } from '../src/app/plugin-rows.ts'
 
@@ -268,6 +268,15 @@ describe('load-order rows: what stderr says', () => {
     expect(observedOrder(after)).toBe('overlay-first')
     expect(observedOrder('dsh: something else about acme_lookup')).toBe('unknown')
   })
+  it('sees whether the profile naming took effect: toolOrder puts acme_lookup last, the filter strips the parent tools', () => {
+    expect(namingApplied('tool-order', [['a', 'bash', 'acme_lookup']])).toBe(true)
+    expect(namingApplied('tool-order', [['acme_lookup', 'bash']])).toBe(false)
+    const parent = ['acme_lookup', 'bash', 'subagent']
+    expect(namingApplied('subagent-filter', [parent, ['acme_lookup', 'report']])).toBe(true)
+    expect(namingApplied('subagent-filter', [parent, ['acme_lookup', 'bash']])).toBe(false)
+    expect(namingApplied('subagent-filter', [parent])).toBe(false)
+  })
+
   it('counts the lines that tell the user (tool, plugin and a pointer), not other mentions', () => {
     expect(timesTold(`${after}\n${after}\nacme_bare_table mentioned without a plugin\n`)).toBe(2)
     expect(timesTold(after)).toBe(1)

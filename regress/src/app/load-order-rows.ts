@@ -35,7 +35,8 @@ const DELAY_MS: Record<Order, number> = { 'overlay-first': 2000, 'plugin-first':
 /** The profile rows that name the refused tool (replacing the row's config: include patches replace `config`). */
 function readerPatch(reader: Reader): string {
   if (reader === 'tool-order') {
-    const config = { persona: '', toolOrder: [REFUSED, VALID, REST] }
+    // The named tools last: lexicographic order (no toolOrder) would put them first, so the order shows it applied.
+    const config = { persona: '', toolOrder: [REST, REFUSED, VALID] }
     return `- id: system-prompt\n  config: ${JSON.stringify(config)}\n`
   }
   // dsh-base's own config of the row, plus the filter.
@@ -86,6 +87,26 @@ export function timesTold(stderr: string): number {
     .length
 }
 
+/** The tool names of each agent request, in the order sent. */
+const toolLists = (turn: Turn): string[][] =>
+  turn.agentRequests.map((request) => request.tools.map((t) => t.name))
+
+/**
+ * Whether the profile's naming took effect, on one leg: `toolOrder` puts the valid tool last in the first agent
+ * request; a subagent's `toolFilter` leaves its child's request (the second agent request; stock never gets that
+ * far, so only hardened can show it) none of the parent's tools but the filter's (a child may have tools of its own,
+ * such as a report channel).
+ */
+export function namingApplied(reader: Reader, lists: readonly (readonly string[])[]): boolean {
+  const [parent = [], child] = lists
+  if (reader === 'tool-order') return parent.at(-1) === VALID
+  if (child === undefined) return false
+  return (
+    child.includes(VALID) &&
+    child.every((name) => name === VALID || name === REFUSED || !parent.includes(name))
+  )
+}
+
 function hardenedLeg(turn: Turn, reader: Reader, order: Order): { leg: Observed; checks: Check[] } {
   const { validCall } = script(reader)
   const results = resultsSeen(turn.requests)
@@ -108,7 +129,12 @@ function hardenedLeg(turn: Turn, reader: Reader, order: Order): { leg: Observed;
       detail:
         `${describeTurn(turn)}; ${REFUSED} sent: ${toolsSent(turn).includes(REFUSED) ? 'yes' : 'no'}` +
         (reader === 'subagent-filter' ? `; subagent result: ${shown(delegated)}` : '') +
-        `; ${VALID} result: ${shown(valid)}; stderr lines naming ${REFUSED}: ${told}; order seen: ${seenOrder}`,
+        `; ${VALID} result: ${shown(valid)}; stderr lines naming ${REFUSED}: ${told}; order seen: ${seenOrder}` +
+        `; tools per agent request: ${toolLists(turn)
+          .map((names) =>
+            names.length > 4 ? `${names.length} (…, ${names.slice(-2).join(', ')})` : names.join(', '),
+          )
+          .join(' | ')}`,
     },
     checks: [
       {
@@ -145,11 +171,18 @@ export async function loadOrderRows(parts: AppRows): Promise<Row[]> {
           script: steps,
         })
       const stock = await turn(parts.stockProfile, '')
-      const hardened = hardenedLeg(
-        await turn(parts.hardenedProfile, parts.ours('@dsh-harden/overlay')),
-        reader,
-        order,
-      )
+      const hardenedTurn = await turn(parts.hardenedProfile, parts.ours('@dsh-harden/overlay'))
+      const hardened = hardenedLeg(hardenedTurn, reader, order)
+      const applied: Check =
+        reader === 'tool-order'
+          ? {
+              what: `the profile's toolOrder took effect on both legs (${VALID} is the last tool of the first request)`,
+              ok: namingApplied(reader, toolLists(stock)) && namingApplied(reader, toolLists(hardenedTurn)),
+            }
+          : {
+              what: `the subagent's toolFilter took effect (of the parent's tools, its child's request carries only ${VALID})`,
+              ok: namingApplied(reader, toolLists(hardenedTurn)),
+            }
       rows.push({
         id,
         group: GROUP,
@@ -158,7 +191,7 @@ export async function loadOrderRows(parts: AppRows): Promise<Row[]> {
         source: 'issue 14 (finding 5; Done when: no load order changes what a user sees)',
         stock: stockLeg({ turn: stock }),
         hardened: hardened.leg,
-        checks: hardened.checks,
+        checks: [applied, ...hardened.checks],
       })
     }
   }
