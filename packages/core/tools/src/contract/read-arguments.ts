@@ -32,23 +32,27 @@ interface ReadStep {
 }
 
 /** An object whose children are being read; finished (copied only if a child changed) after all of them. */
+type ObjectDecoder = Extract<Decoder, { kind: 'object' }>
+
 class PendingObject implements Sink {
   private changes: Map<string, unknown> | undefined
   /** Set when a synthetic `null` ("not provided") was seen: the copy leaves those keys out. */
   dropsNull = false
+  /** Set when a key the route renamed was seen: the copy has the declared key instead. */
+  renames = false
   private readonly value: Record<string, unknown>
-  private readonly dropped: ReadonlySet<string> | undefined
+  private readonly decoder: ObjectDecoder | undefined
   private readonly sink: Sink
   private readonly key: string | number
 
   constructor(
     value: Record<string, unknown>,
-    dropped: ReadonlySet<string> | undefined,
+    decoder: ObjectDecoder | undefined,
     sink: Sink,
     key: string | number,
   ) {
     this.value = value
-    this.dropped = dropped
+    this.decoder = decoder
     this.sink = sink
     this.key = key
   }
@@ -60,15 +64,16 @@ class PendingObject implements Sink {
   }
 
   finish(): void {
-    const { value, changes, dropped } = this
-    if (changes === undefined && !this.dropsNull) {
+    const { value, changes, decoder } = this
+    if (changes === undefined && !this.dropsNull && !this.renames) {
       this.sink.receive(this.key, value)
       return
     }
     const copy: Record<string, unknown> = {}
     for (const key of Object.keys(value)) {
-      if (this.dropsNull && value[key] === null && dropped?.has(key)) continue
-      defineOwn(copy, key, changes?.has(key) ? changes.get(key) : value[key])
+      if (this.dropsNull && value[key] === null && decoder?.syntheticNull.has(key)) continue
+      const declared = this.renames ? (decoder?.renamed?.get(key) ?? key) : key
+      defineOwn(copy, declared, changes?.has(key) ? changes.get(key) : value[key])
     }
     this.sink.receive(this.key, copy)
   }
@@ -205,18 +210,25 @@ class Reader {
     const keys = watch === undefined || watch.others ? Object.keys(value) : watch.keys
     let pending: PendingObject | undefined
     const start = this.stack.length
+    const renamed = object?.renamed
     for (const key of keys) {
       if (!Object.hasOwn(value, key)) continue
       const child = value[key]
+      // `properties` and `syntheticNull` are keyed by the wire key; the declared schema by the declared one.
+      const declaredKey = renamed?.get(key)
+      if (declaredKey !== undefined) {
+        pending ??= new PendingObject(value, object, step.sink, step.key)
+        pending.renames = true
+      }
       if (child === null && object?.syntheticNull.has(key)) {
-        pending ??= new PendingObject(value, object.syntheticNull, step.sink, step.key)
+        pending ??= new PendingObject(value, object, step.sink, step.key)
         pending.dropsNull = true
         continue
       }
       const childDecoder = object === undefined ? IDENTITY : (object.properties.get(key) ?? object.additional)
-      const childSlot = container === null ? null : SlotShapes.property(container, key)
+      const childSlot = container === null ? null : SlotShapes.property(container, declaredKey ?? key)
       if (childDecoder.kind === 'identity' && !this.mayChange(child, childSlot)) continue
-      pending ??= new PendingObject(value, object?.syntheticNull, step.sink, step.key)
+      pending ??= new PendingObject(value, object, step.sink, step.key)
       this.stack.push({ value: child, decoder: childDecoder, slot: childSlot, sink: pending, key })
     }
     // Nothing below can change and no null to drop: the value as it is, with nothing allocated.

@@ -62,11 +62,13 @@ function mergeObjects(decoders: readonly ObjectDecoder[]): Decoder {
   const properties = new Map<string, Decoder>()
   for (const key of keys)
     properties.set(key, unionOf(decoders.map((decoder) => decoder.properties.get(key) ?? decoder.additional)))
+  const renamed = new Map(decoders.flatMap((decoder) => [...(decoder.renamed ?? [])]))
   return {
     kind: 'object',
     properties,
     additional: unionOf(decoders.map((decoder) => decoder.additional)),
     syntheticNull: new Set(decoders.flatMap((decoder) => [...decoder.syntheticNull])),
+    ...(renamed.size > 0 ? { renamed } : {}),
   }
 }
 
