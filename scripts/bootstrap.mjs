@@ -37,13 +37,37 @@ if (installedPnpm() !== wanted) {
 }
 run('pnpm', ['install', '--frozen-lockfile', '--reporter=append-only'])
 
-// The lazy-mcp status panel is tested in a real headless Chromium, which comes from Debian, not npm.
-if (process.argv.includes('--browser') && !hasCommand('chromium')) {
-  if (process.getuid?.() === 0 && hasCommand('apt-get')) {
-    console.log('bootstrap: installing Debian chromium for the browser tests')
-    run('apt-get', ['update', '-qq'])
-    run('apt-get', ['install', '-y', '-qq', 'chromium'])
-  } else {
-    console.log('bootstrap: chromium is missing; install Debian `chromium` or set DSH_HARDEN_SKIP_BROWSER=1')
+// The browser tests (the gateway's status panel, the overlay's Tool contracts panel in the real `dsh web`, the compat
+// page) run a real headless Chromium, which comes from Debian, not npm; the CJK font makes the Chinese screenshots
+// show characters rather than boxes.
+const BROWSER_PACKAGES = ['chromium', 'fonts-wqy-microhei']
+
+function missingDebianPackages(names) {
+  return names.filter((name) => {
+    try {
+      const status = execFileSync('dpkg-query', ['-W', '-f=${Status}', name], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
+      return !status.includes('install ok installed')
+    } catch {
+      return true
+    }
+  })
+}
+
+if (process.argv.includes('--browser')) {
+  const missing = hasCommand('dpkg-query') ? missingDebianPackages(BROWSER_PACKAGES) : []
+  if (!hasCommand('chromium') && !missing.includes('chromium')) missing.push('chromium')
+  if (missing.length > 0) {
+    if (process.getuid?.() === 0 && hasCommand('apt-get')) {
+      console.log(`bootstrap: installing Debian ${missing.join(', ')} for the browser tests`)
+      run('apt-get', ['update', '-qq'])
+      run('apt-get', ['install', '-y', '-qq', ...missing])
+    } else {
+      console.log(
+        `bootstrap: missing Debian ${missing.join(', ')}; install them, or set DSH_HARDEN_SKIP_BROWSER=1 to skip the browser tests`,
+      )
+    }
   }
 }
