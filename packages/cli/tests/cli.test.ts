@@ -21,7 +21,7 @@ describe('dsh-harden command line', { timeout: 30_000 }, () => {
     const { code, stdout } = await runCli(['--help'])
     expect(code).toBe(0)
     expect(stdout).toMatch(/^Usage: dsh-harden <command>/)
-    for (const name of ['lint', 'types', 'sanitize', 'mcp repair', 'mcp gateway', 'mcp check'])
+    for (const name of ['lint', 'types', 'sanitize', 'mcp repair', 'mcp gateway', 'mcp check', 'doctor'])
       expect(stdout).toMatch(new RegExp(`^ {2}${name} +\\S`, 'm'))
     expect(stdout).toMatch(/Exit codes: 0 ok; 1 findings .*; 2 unusable input or bad usage/)
   })
@@ -39,7 +39,7 @@ describe('dsh-harden command line', { timeout: 30_000 }, () => {
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr).toBe(
-      'dsh-harden: unknown command "frobnicate" (commands: lint, types, sanitize, mcp); run `dsh-harden --help` for the usage\n',
+      'dsh-harden: unknown command "frobnicate" (commands: lint, types, sanitize, mcp, doctor); run `dsh-harden --help` for the usage\n',
     )
   })
 
@@ -47,7 +47,7 @@ describe('dsh-harden command line', { timeout: 30_000 }, () => {
     const top = await runCli([])
     expect(top.code).toBe(2)
     expect(top.stderr).toBe(
-      'dsh-harden: missing a command (lint, types, sanitize, mcp); run `dsh-harden --help` for the usage\n',
+      'dsh-harden: missing a command (lint, types, sanitize, mcp, doctor); run `dsh-harden --help` for the usage\n',
     )
     const mcp = await runCli(['mcp'])
     expect(mcp.code).toBe(2)
