@@ -240,7 +240,8 @@ describe('dsh-harden doctor on the real dsh 0.1.0-rc.8', { timeout: 180_000 }, (
     const result = await runCli(['doctor', '--profile', '../x'], { env: userEnv(freshHome()) })
     expect(result.code).toBe(2)
     expect(result.stderr).toBe(
-      'dsh-harden doctor: --profile "../x" is not a profile name; run `dsh-harden doctor --help` for the usage\n',
+      'dsh-harden doctor: --profile "../x" is not a profile name (a folder name under <home>/profiles); run ' +
+        '`dsh-harden doctor --help` for the usage\n',
     )
   })
 })

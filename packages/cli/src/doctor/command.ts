@@ -79,11 +79,13 @@ async function runDoctor(args: readonly string[], io: Io): Promise<number> {
     io.stdout(usage)
     return 0
   }
-  if (values.profile !== undefined && !/^[^/\\]+$/.test(values.profile))
+  if (values.profile !== undefined && !isProfileName(values.profile))
     return usageFailure(
       io,
       'doctor',
-      new Error(`--profile ${JSON.stringify(values.profile)} is not a profile name`),
+      new Error(
+        `--profile ${JSON.stringify(values.profile)} is not a profile name (a folder name under <home>/profiles)`,
+      ),
     )
   const findings = await diagnose({
     profile: values.profile,
@@ -92,6 +94,11 @@ async function runDoctor(args: readonly string[], io: Io): Promise<number> {
   })
   io.stdout(values.json === true ? formatJson(findings) : formatText(findings))
   return exitCodeOf(findings)
+}
+
+/** dsh-app-boot `resolveProfileDir`'s rule: one folder name, not `.`, `..` or DSH's own `node_modules`. */
+function isProfileName(name: string): boolean {
+  return /^[^/\\]+$/.test(name) && name !== '.' && name !== '..' && name !== 'node_modules'
 }
 
 function parse(args: readonly string[]) {
