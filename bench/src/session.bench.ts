@@ -43,8 +43,8 @@ const OVERLAY = 'overlay'
 const OVERLAY_PACKAGE = '@dsh-harden/overlay'
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url))
-const PLUGIN_FILE = join(FIXTURES, 'generated-tools-plugin.mjs')
-const SERVER_FILE = join(FIXTURES, 'generated-tools-server.ts')
+export const PLUGIN_FILE = join(FIXTURES, 'generated-tools-plugin.mjs')
+export const SERVER_FILE = join(FIXTURES, 'generated-tools-server.ts')
 
 /** Tool calls before the final answer: 5 calls + 1 answer = 6 agent requests, 5 steps between them. */
 const CALLS = 5
@@ -62,7 +62,7 @@ const PROBE: ToolSpec = {
 type Form = 'plugin' | 'mcp'
 
 /** How the K tools reach DSH: a plugin that registers them, or a stdio MCP server behind DSH's dsh-mcp-client. */
-interface FormSpec {
+export interface FormSpec {
   readonly form: Form
   readonly label: string
   /** The model-facing name of a generated tool. */
@@ -76,7 +76,7 @@ const MCP_SERVER = 'gen'
 /** Every child's output of a session run (truncated at the start of each run). */
 export const SESSION_LOG = join(tmpdir(), 'dsh-harden-bench-session.log')
 
-const FORMS: readonly FormSpec[] = [
+export const SESSION_FORMS: readonly FormSpec[] = [
   {
     form: 'plugin',
     label: 'plugin',
@@ -93,7 +93,7 @@ const FORMS: readonly FormSpec[] = [
 ]
 
 /** What one session measured. */
-interface SessionRun {
+export interface SessionRun {
   readonly cpuS: number
   readonly startupMs: number
   /** Mean of the 5 intervals between the 6 agent requests. */
@@ -107,7 +107,8 @@ interface SessionRun {
   readonly probePayload: unknown
 }
 
-function script(form: FormSpec, tools: readonly ToolSpec[]) {
+/** The model's side of the turn: one call per step to the first 5 generated tools, then the final answer. */
+export function turnScript(form: FormSpec, tools: readonly ToolSpec[]) {
   const calls = tools.slice(0, CALLS).map((tool, index) => ({
     toolCalls: [{ name: form.wireName(tool.name), arguments: { query: `entry ${index}`, limit: 5 } }],
   }))
@@ -152,7 +153,7 @@ async function runSession(
 ): Promise<SessionRun> {
   const cpuFile = join(home.root, `session-${runIndex++}.cpu`)
   const stamps: number[] = []
-  const endpoint = await startAppEndpoint(script(form, tools), async () => {
+  const endpoint = await startAppEndpoint(turnScript(form, tools), async () => {
     stamps.push(performance.now())
   })
   try {
@@ -194,7 +195,7 @@ interface SessionSide {
 const ms = (value: number) => `${Math.round(value)} ms`
 
 /** A per-pair ratio of one figure of the recorded runs, as the comparison table prints it. */
-function pairedResult(
+export function pairedResult(
   name: string,
   peer: readonly SessionRun[],
   subject: readonly SessionRun[],
@@ -305,7 +306,7 @@ export async function session(): Promise<MeasuredOutput> {
     .find((arg) => arg.startsWith('--forms='))
     ?.slice('--forms='.length)
     .split(',')
-  const forms = FORMS.filter((form) => formNames === undefined || formNames.includes(form.form))
+  const forms = SESSION_FORMS.filter((form) => formNames === undefined || formNames.includes(form.form))
   const app = await ensureDshApp()
   // The log outlives the temporary home, so a failed session can be read after the run.
   writeFileSync(SESSION_LOG, '')
