@@ -127,7 +127,10 @@ async function trapRow(spec: {
   const turn = () => runTurn(spec.app, spec.home, { profile: spec.profile, patch: undefined, env })
   const before = await turn()
   const diagnosis = await diagnose(spec.home, spec.app.binDir, spec.profile)
-  const fixes = spec.checks.flatMap(({ check }) => failing(diagnosis, check) ?? [])
+  // Every failing finding of the row's checks (two disabled overlay rows are two findings, two fixes).
+  const fixes = diagnosis.findings.filter(
+    (finding) => finding.severity === 'error' && spec.checks.some(({ check }) => check === finding.check),
+  )
   const applied = await applyFixes(spec.home, spec.app.binDir, fixes)
   const after = await turn()
   const rediagnosis = await diagnose(spec.home, spec.app.binDir, spec.profile)
@@ -138,7 +141,7 @@ async function trapRow(spec: {
   }
   const hardened: Observed = {
     outcome: turnWorks(after) ? 'works-after-doctor-fix' : 'still-fails-after-doctor-fix',
-    works: turnWorks(after) && fixes.length === spec.checks.length,
+    works: turnWorks(after) && spec.checks.every(({ check }) => failing(diagnosis, check) !== undefined),
     detail: `${applied.join('; ') || 'doctor printed no fix'}; then ${turnDetail(after)}`,
   }
   const checks: Check[] = spec.checks.map(({ check, what }) => named(diagnosis, check, what))
