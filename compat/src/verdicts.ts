@@ -8,21 +8,18 @@
  *   refuses per tool.
  */
 import {
-  decoderNote,
-  formatViolation,
-  isPlainRecord,
-  type JsonObject,
-  judgeRoute,
   type McpToolVerdict,
   type ProfileId,
-  type ProjectionChange,
-  type RouteVerdict,
+  type StockRouteVerdictKind,
+  stockRouteVerdict,
+  type ToolRouteVerdictKind,
+  toolRouteVerdict,
 } from '@dsh-harden/tools'
 
 /** Stock: sent as declared and read right, sent but read back wrong (no decoder), or refused. */
-export type BeforeVerdict = 'as-is' | 'misread' | 'refused'
+export type BeforeVerdict = StockRouteVerdictKind
 /** With dsh-harden: sent as declared, repaired (no decoder needed), projected with a decoder, or refused. */
-export type AfterVerdict = 'as-is' | 'repaired' | 'decoded' | 'refused'
+export type AfterVerdict = ToolRouteVerdictKind
 
 export interface Before {
   readonly verdict: BeforeVerdict
@@ -46,8 +43,6 @@ export interface After {
   /** Why a decoder is needed (one line per change that needs one). */
   readonly decoder: readonly string[]
 }
-
-const REASONS_SHOWN = 5
 
 /**
  * @param piAiSent - the schema pi-ai sends for the declared one, on routes DSH reaches through pi-ai (`piAiSends`);
@@ -84,50 +79,13 @@ export function beforeVerdict(
   }
 }
 
+// The verdict is decided in @dsh-harden/tools (`stockRouteVerdict`), the one function sanitize and mcp check call too.
 function routeVerdict(declared: unknown, profile: ProfileId): { verdict: BeforeVerdict; reasons: string[] } {
-  if (!isPlainRecord(declared))
-    return {
-      verdict: 'refused',
-      reasons: ['(root): the inputSchema is not a JSON object, so no route can take it'],
-    }
-  let verdict: RouteVerdict
-  try {
-    verdict = judgeRoute(declared as JsonObject, profile)
-  } catch (error) {
-    return { verdict: 'refused', reasons: [`the route check failed: ${(error as Error).message}`] }
-  }
-  if (verdict.refusals.length > 0)
-    return { verdict: 'refused', reasons: verdict.refusals.slice(0, REASONS_SHOWN).map(formatViolation) }
-  if (verdict.misreads.length > 0)
-    return { verdict: 'misread', reasons: verdict.misreads.slice(0, REASONS_SHOWN).map(formatViolation) }
-  return { verdict: 'as-is', reasons: [] }
+  const { verdict, reasons } = stockRouteVerdict(declared, profile)
+  return { verdict, reasons: [...reasons] }
 }
 
-const showChange = (change: ProjectionChange): string =>
-  `${change.pointer || '(root)'} ${change.action}${change.keyword ? ` ${change.keyword}` : ''}: ${change.detail}`
-
+// Decided in @dsh-harden/tools (`toolRouteVerdict`), the one function sanitize and mcp check call too.
 export function afterVerdict(listed: unknown, verdict: McpToolVerdict): After {
-  if (verdict.status === 'isolated' || verdict.tool === undefined || verdict.projection === undefined) {
-    const reasons = verdict.problems.flatMap((problem) =>
-      problem.violations.slice(0, REASONS_SHOWN).map((v) => `${problem.schema}: ${formatViolation(v)}`),
-    )
-    return { verdict: 'refused', reasons, changes: [], decoder: [] }
-  }
-  const { input } = verdict.projection
-  const repairs = verdict.repairs.flatMap((repair) =>
-    repair.repaired.map((v) => `${repair.schema} ${v.pointer || '(root)'} repaired ${v.rule}: ${v.message}`),
-  )
-  const dropped = verdict.problems.map(
-    (problem) =>
-      `${problem.schema} dropped (${problem.effect}): ${problem.violations.map(formatViolation).join('; ')}`,
-  )
-  const changes = [...repairs, ...dropped, ...input.changes.map(showChange)]
-  const decoder = input.changes.flatMap((change) => {
-    const note = decoderNote(change)
-    return note === undefined ? [] : [`${change.pointer || '(root)'}: ${note}`]
-  })
-  const listedInput = isPlainRecord(listed) ? listed.inputSchema : undefined
-  const asIs = input.wire === listedInput && input.changes.length === 0
-  const kind: AfterVerdict = input.decoder.kind !== 'identity' ? 'decoded' : asIs ? 'as-is' : 'repaired'
-  return { verdict: kind, reasons: [], changes, decoder }
+  return toolRouteVerdict(listed, verdict)
 }

@@ -18,6 +18,17 @@ export {
 } from './boundary/mcp-tool.ts'
 export { projectForRoute, type RouteOutcome, type RouteProjection } from './boundary/route-projection.ts'
 export { judgeRoute, type RouteVerdict } from './boundary/route-refusal.ts'
+export {
+  REASONS_SHOWN,
+  ROUTE_VERDICT_TEXT,
+  type StockRouteVerdict,
+  type StockRouteVerdictKind,
+  showChange,
+  stockRouteVerdict,
+  type ToolRouteVerdict,
+  type ToolRouteVerdictKind,
+  toolRouteVerdict,
+} from './boundary/route-verdict.ts'
 export { type ArgumentViolation, formatArgumentViolation, ToolArgsError } from './contract/tool-args-error.ts'
 export {
   type ContractOptions,
@@ -36,8 +47,17 @@ export { parsePointer, showPointer, toPointer } from './json-pointer.ts'
 export type { JsonObject, JsonPrimitive, JsonValue } from './json-value.ts'
 export { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
 export { type ProjectionOptions, projectParameters } from './projection/index.ts'
+export { meetsName, type NameRule, type Renames, renameAll } from './projection/names.ts'
 export { checkProfileContract } from './projection/profile-contract.ts'
 export { PROFILES, type ProfileRules, profileRules } from './projection/profiles.ts'
+export { type RegexFeature, regexFeatures } from './projection/regex-features.ts'
+export {
+  type ModelRoute,
+  PROVIDER_KEYS,
+  profileForProviderKey,
+  profileForRoute,
+  type RoutePlacement,
+} from './projection/routes.ts'
 export {
   type Decoder,
   PROFILE_IDS,
