@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
+import { judgeMcpToolList, PROFILE_IDS, toolRouteVerdict } from '@dsh-harden/tools'
 import { describe, expect, it } from 'vitest'
 import { BIN, PACKAGE_DIR, runCli } from './run-cli.ts'
 
@@ -110,6 +111,7 @@ describe('dsh-harden sanitize: projection per tool', { timeout: 30_000 }, () => 
       expect(named(body.report, 'echo'), profile).toEqual({
         name: 'echo',
         status: 'unchanged',
+        verdict: 'as-is',
         changes: [],
         violations: [],
       })
@@ -215,7 +217,7 @@ describe('dsh-harden sanitize: projection per tool', { timeout: 30_000 }, () => 
     expect(Object.keys(body)).toEqual(['profile', 'tools', 'report'])
     expect(body.profile).toBe('openai-strict')
     for (const verdict of body.report)
-      expect(Object.keys(verdict)).toEqual(['name', 'status', 'changes', 'violations'])
+      expect(Object.keys(verdict)).toEqual(['name', 'status', 'verdict', 'changes', 'violations'])
     expect(body.report.map((verdict) => [verdict.name, verdict.status])).toEqual([
       ['echo', 'changed'],
       ['fetch_page', 'changed'],
@@ -223,6 +225,33 @@ describe('dsh-harden sanitize: projection per tool', { timeout: 30_000 }, () => 
       ['get-weather', 'changed'],
       ['pick_one', 'changed'],
     ])
+  })
+
+  it('reports each tool with the verdict pnpm compat and mcp check give it (toolRouteVerdict), and a per-route line', async () => {
+    const { body } = await sanitizeJson('openai-strict')
+    expect(body.report.map((verdict) => [verdict.name, (verdict as { verdict?: string }).verdict])).toEqual([
+      ['echo', 'repaired'],
+      ['fetch_page', 'decoded'],
+      ['get-tiny-image', 'repaired'],
+      ['get-weather', 'repaired'],
+      ['pick_one', 'decoded'],
+    ])
+    // The very verdicts the core function gives, for every profile.
+    const tools = await fixtureTools()
+    for (const profile of PROFILE_IDS) {
+      const expected = judgeMcpToolList(tools, { profile }).map(
+        (v) => toolRouteVerdict(tools[v.entry], v).verdict,
+      )
+      const { body: other } = await sanitizeJson(profile)
+      expect(
+        other.report.map((verdict) => (verdict as { verdict?: string }).verdict),
+        profile,
+      ).toEqual(expected)
+    }
+    const { stderr } = await runCli(['sanitize', '--profile', 'openai-strict', FIXTURE])
+    expect(stderr).toMatch(
+      /^route openai-strict: 0 sent as is, 3 repaired, 2 projected with a decoder, 0 refused$/m,
+    )
   })
 
   it('marks every change that needs a decoder, in --json and in the text report, and says who decodes', async () => {

@@ -1,4 +1,4 @@
-import { showPointer } from '@dsh-harden/tools'
+import { ROUTE_VERDICT_TEXT, showPointer, type ToolRouteVerdictKind } from '@dsh-harden/tools'
 import type { ToolVerdict } from './sanitize.ts'
 
 const LABEL = { unchanged: 'ok       ', changed: 'CHANGED  ', rejected: 'REJECTED ' } as const
@@ -29,6 +29,11 @@ export function formatReport(profile: string, shown: string, report: readonly To
   lines.push(
     `${shown} for ${profile}: ${total}, ${count('unchanged')} unchanged, ${count('changed')} changed, ${rejected} rejected` +
       (rejected > 0 ? ' (left out of the output)' : ''),
+  )
+  // The same verdicts and words as `pnpm compat` and `dsh-harden mcp check`.
+  const kinds: readonly ToolRouteVerdictKind[] = ['as-is', 'repaired', 'decoded', 'refused']
+  lines.push(
+    `route ${profile}: ${kinds.map((kind) => `${report.filter((tool) => tool.verdict === kind).length} ${ROUTE_VERDICT_TEXT[kind]}`).join(', ')}`,
   )
   const decoded = report.flatMap((tool) => tool.changes).filter((change) => change.needsDecoder !== undefined)
   if (decoded.length > 0) {

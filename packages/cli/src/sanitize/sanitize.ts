@@ -5,6 +5,8 @@ import {
   type ProfileId,
   type ProjectionChange,
   type SchemaViolation,
+  type ToolRouteVerdictKind,
+  toolRouteVerdict,
 } from '@dsh-harden/tools'
 
 /** Which part of the tool a change or violation is about; pointers are into that schema. */
@@ -39,6 +41,11 @@ export interface ReportViolation {
 export interface ToolVerdict {
   readonly name: string
   readonly status: 'unchanged' | 'changed' | 'rejected'
+  /**
+   * The route's verdict in the words of `pnpm compat` and `mcp check` (`toolRouteVerdict`, the one function all three
+   * call): sent as is, repaired, projected with a decoder, or refused.
+   */
+  readonly verdict: ToolRouteVerdictKind
   readonly changes: readonly ReportChange[]
   readonly violations: readonly ReportViolation[]
 }
@@ -64,6 +71,7 @@ export function sanitizeTools(tools: readonly unknown[], options: SanitizeOption
   const report: ToolVerdict[] = []
   for (const verdict of judgeMcpToolList(tools, { profile: options.profile })) {
     const { name } = verdict
+    const route = toolRouteVerdict(tools[verdict.entry], verdict).verdict
     const repairs = repairChanges(verdict)
     if (verdict.tool === undefined || verdict.projection === undefined) {
       report.push(
@@ -75,6 +83,7 @@ export function sanitizeTools(tools: readonly unknown[], options: SanitizeOption
       )
       continue
     }
+    // Without repairs the tool is refused here, whatever the route would make of the repaired one.
     if (!options.repair && verdict.repairs.length > 0) {
       report.push(
         rejected(
@@ -98,14 +107,14 @@ export function sanitizeTools(tools: readonly unknown[], options: SanitizeOption
       input.wire === served.inputSchema &&
       (output === undefined || output.wire === served.outputSchema)
     if (same && changes.length === 0) {
-      report.push({ name, status: 'unchanged', changes, violations: [] })
+      report.push({ name, status: 'unchanged', verdict: route, changes, violations: [] })
       out.push(served)
       continue
     }
     // Spread keeps the key order, so only the schemas differ from what the server sent.
     const projected: Record<string, unknown> = { ...served, inputSchema: input.wire }
     if (output !== undefined) projected.outputSchema = output.wire
-    report.push({ name, status: 'changed', changes, violations: [] })
+    report.push({ name, status: 'changed', verdict: route, changes, violations: [] })
     out.push(projected)
   }
   return { tools: out, report }
@@ -150,5 +159,5 @@ function located(
 }
 
 function rejected(name: string, changes: readonly ReportChange[], violations: readonly ReportViolation[]) {
-  return { name, status: 'rejected', changes, violations } satisfies ToolVerdict
+  return { name, status: 'rejected', verdict: 'refused', changes, violations } satisfies ToolVerdict
 }
