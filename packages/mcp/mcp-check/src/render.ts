@@ -1,3 +1,4 @@
+import type { ToolRouteVerdictKind } from '@dsh-harden/tools'
 import type { CheckReport } from './check.ts'
 import type { ProfileVerdict } from './clients/profiles.ts'
 import type { CheckStatus } from './findings.ts'
@@ -101,8 +102,18 @@ function routeLines(profiles: readonly ProfileVerdict[]): string[] {
       'Changes on the wire, not refusals (the route takes these tools as sent; dsh-harden sends them cleaner)',
     ),
   )
+  // Last, so the groups above stay contiguous; the same verdicts `pnpm compat` and `sanitize` report.
+  lines.push(
+    'Each route with dsh-harden (sent as is / repaired / projected with a decoder / refused, as pnpm compat counts)',
+    ...profiles.map(
+      (p) =>
+        `  ${p.profile.padEnd(13)}  ${VERDICT_ORDER.map((kind) => p.verdicts[kind].length).join(' / ')}${toolNames(p.verdicts.refused.map((tool) => ({ tool })))}`,
+    ),
+  )
   return lines
 }
+
+const VERDICT_ORDER: readonly ToolRouteVerdictKind[] = ['as-is', 'repaired', 'decoded', 'refused']
 
 /** One group of tools a route takes as sent, with the first reason per route; nothing when no route has any. */
 function takenAsSent(

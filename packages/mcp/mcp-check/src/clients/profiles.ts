@@ -5,6 +5,8 @@ import {
   PROFILE_IDS,
   type ProfileId,
   showPointer,
+  type ToolRouteVerdictKind,
+  toolRouteVerdict,
 } from '@dsh-harden/tools'
 import type { RawTool } from '../tool-schemas.ts'
 import { isObject } from '../wire/exchange.ts'
@@ -30,6 +32,11 @@ export interface ProfileVerdict {
   readonly wireOnly: readonly ToolRejection[]
   /** After dsh-harden's MCP boundary (repair what has one meaning, isolate the rest) and projection for the route. */
   readonly hardened: readonly ToolRejection[]
+  /**
+   * Every tool's verdict with dsh-harden, by name, in the words of `pnpm compat` and `dsh-harden sanitize`
+   * (`toolRouteVerdict`, the one function all three call): sent as is, repaired, projected with a decoder, refused.
+   */
+  readonly verdicts: Readonly<Record<ToolRouteVerdictKind, readonly string[]>>
 }
 
 function first(violations: readonly { pointer: string; message: string }[]): string {
@@ -67,7 +74,14 @@ function asSent(tools: readonly RawTool[], profile: ProfileId) {
 export function profileVerdicts(tools: readonly RawTool[]): ProfileVerdict[] {
   return PROFILE_IDS.map((profile) => {
     const hardened: ToolRejection[] = []
+    const verdicts: Record<ToolRouteVerdictKind, string[]> = {
+      'as-is': [],
+      repaired: [],
+      decoded: [],
+      refused: [],
+    }
     for (const verdict of judgeMcpToolList(tools, { profile })) {
+      verdicts[toolRouteVerdict(tools[verdict.entry], verdict).verdict].push(verdict.name)
       if (verdict.status !== 'isolated') continue
       const violations = verdict.problems.flatMap((problem) => problem.violations)
       hardened.push({
@@ -75,6 +89,6 @@ export function profileVerdicts(tools: readonly RawTool[]): ProfileVerdict[] {
         reason: `isolated: ${violations[0]?.rule ?? ''} ${first(violations)}`,
       })
     }
-    return { profile, tools: tools.length, ...asSent(tools, profile), hardened }
+    return { profile, tools: tools.length, ...asSent(tools, profile), hardened, verdicts }
   })
 }

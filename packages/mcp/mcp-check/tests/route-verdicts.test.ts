@@ -1,0 +1,67 @@
+import { judgeMcpToolList, PROFILE_IDS, toolRouteVerdict } from '@dsh-harden/tools'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { profileVerdicts } from '../src/clients/profiles.ts'
+import { checkServer, renderReport } from '../src/index.ts'
+import type { RawTool } from '../src/tool-schemas.ts'
+import { binOf, nodeTarget, scratchDir } from './servers.ts'
+
+const scratch = scratchDir('dsh-harden-route-verdicts-')
+afterAll(() => scratch.remove())
+
+const EVERYTHING = { bin: binOf('@modelcontextprotocol/server-everything'), args: ['stdio'] }
+
+async function listed(): Promise<RawTool[]> {
+  const client = new Client({ name: 'route-verdicts-test', version: '0.0.0' })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [EVERYTHING.bin, ...EVERYTHING.args],
+    stderr: 'ignore',
+  })
+  await client.connect(transport)
+  try {
+    return (await client.listTools()).tools as unknown as RawTool[]
+  } finally {
+    await client.close()
+  }
+}
+
+describe('mcp check reports each route with the verdicts pnpm compat and sanitize show', () => {
+  it('server-everything: every tool in exactly one verdict per route, the one toolRouteVerdict gives', async () => {
+    const tools = await listed()
+    const verdicts = profileVerdicts(tools)
+    expect(verdicts.map((v) => v.profile)).toEqual([...PROFILE_IDS])
+    for (const route of verdicts) {
+      const expected = {
+        'as-is': [] as string[],
+        repaired: [] as string[],
+        decoded: [] as string[],
+        refused: [] as string[],
+      }
+      for (const verdict of judgeMcpToolList(tools, { profile: route.profile }))
+        expected[toolRouteVerdict(tools[verdict.entry], verdict).verdict].push(verdict.name)
+      expect(route.verdicts, route.profile).toEqual(expected)
+      expect(Object.values(route.verdicts).flat().length).toBe(tools.length)
+    }
+  })
+
+  it('the text report has one line per route: as is / repaired / decoded / refused', {
+    timeout: 60_000,
+  }, async () => {
+    const report = await checkServer(nodeTarget(EVERYTHING.bin, EVERYTHING.args), {
+      clients: false,
+      calls: { mode: 'none', named: new Map() },
+    })
+    const text = renderReport(report)
+    expect(text).toMatch(
+      /^Each route with dsh-harden \(sent as is \/ repaired \/ projected with a decoder \/ refused/m,
+    )
+    for (const route of report.profiles) {
+      const counts = ['as-is', 'repaired', 'decoded', 'refused'].map(
+        (kind) => route.verdicts[kind as keyof typeof route.verdicts].length,
+      )
+      expect(text).toContain(`  ${route.profile.padEnd(13)}  ${counts.join(' / ')}`)
+    }
+  })
+})
