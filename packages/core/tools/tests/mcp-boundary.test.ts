@@ -45,13 +45,18 @@ describe('MCP boundary repairs: one meaning only', () => {
     })
   })
 
-  it('a compliant schema is the very same object; a guess is refused, never made', () => {
+  it('a compliant schema is the very same object; a root union keeps its exact meaning as if/else', () => {
     expect(judgeMcpSchema(OBJECT, 'inputSchema', { policy: 'contract' })).toEqual({
       kind: 'ok',
       schema: OBJECT,
     })
     const union = { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }] }
-    expect(judgeMcpSchema(union, 'inputSchema', { policy: 'contract' })).toMatchObject({ kind: 'rejected' })
+    // "a or b is present", exactly: if the first alternative holds the call is valid, else the second must.
+    expect(judgeMcpSchema(union, 'inputSchema', { policy: 'contract' })).toMatchObject({
+      kind: 'repaired',
+      schema: { type: 'object', properties: {}, if: { required: ['a'] }, else: { required: ['b'] } },
+      repaired: [{ pointer: '/anyOf', rule: 'root-union' }],
+    })
     // The proxy's `spec` policy serves strict MCP clients, which take a root union; only the MCP shape decides.
     expect(judgeMcpSchema(union, 'inputSchema', { policy: 'spec' })).toEqual({ kind: 'ok', schema: union })
   })

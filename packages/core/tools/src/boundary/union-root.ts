@@ -147,9 +147,14 @@ function asConditional(keyword: 'anyOf' | 'oneOf', branches: readonly JsonValue[
   const others: JsonValue = rest.length === 1 ? rest[0]! : { [keyword]: rest }
   if (keyword === 'anyOf') return { if: first!, else: others }
   const anyOther: JsonValue = rest.length === 1 ? rest[0]! : { anyOf: rest }
-  // Built by key: `then` is a JSON Schema keyword here, not a thenable.
+  // Defined by key: `then` is a JSON Schema keyword here, and an object literal with it reads as a thenable.
   const conditional: JsonObject = { if: first!, else: others }
-  conditional['then'] = { not: anyOther }
+  Object.defineProperty(conditional, 'then', {
+    value: { not: anyOther },
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
   return conditional
 }
 
