@@ -10,7 +10,7 @@ import {
   profileDir,
   runBounded,
 } from '@dsh-harden/testkit/dsh-app'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from './run-cli.ts'
 
 /**
@@ -34,9 +34,10 @@ const homes: DshHome[] = []
 beforeAll(async () => {
   app = await ensureDshApp()
 }, 300_000)
-afterAll(() => {
-  for (const home of homes) home.close()
-})
+// Each test's homes go when it ends (a DSH home holds the links DSH wrote; removing many at once can be slow).
+afterEach(() => {
+  for (const home of homes.splice(0)) home.close()
+}, 60_000)
 
 function freshHome(): DshHome {
   const home = createDshHome({ prefix: 'dsh-harden-doctor-' })
