@@ -1,4 +1,4 @@
-import { parsePointer, toPointer } from './json-pointer.ts'
+import { toPointer } from './json-pointer.ts'
 import { isJsonObject, type JsonObject, type JsonValue, jsonText, ownValue } from './json-value.ts'
 import {
   ANCHOR_NAMES,
@@ -9,6 +9,7 @@ import {
   type KeywordShape,
   TYPE_SUGGESTIONS,
 } from './keywords.ts'
+import { type LocalRefs, localRefs, resolveLocalRef } from './local-refs.ts'
 import { subschemasOf } from './subschemas.ts'
 import type { SchemaRule, SchemaViolation } from './violation.ts'
 import type { WorkMeter } from './work-meter.ts'
@@ -46,11 +47,10 @@ function pointerOf(link: PathLink | undefined): string {
 }
 
 interface ShapeCheck {
-  readonly document: JsonValue
   readonly dialect: Dialect
   readonly violations: SchemaViolation[]
-  /** Every plain-name anchor in the document, collected on the first `#name` reference (one walk, not one per ref). */
-  anchors: ReadonlySet<string> | undefined
+  /** The document's `$ref` resolution; its anchors are collected on the first `#name` reference (one walk). */
+  readonly refs: LocalRefs
   readonly meter: WorkMeter | undefined
 }
 
@@ -157,34 +157,8 @@ function checkRequired(
 }
 
 function resolvesLocally(check: ShapeCheck, ref: string): boolean {
-  const segments = parsePointer(ref)
-  if (segments === undefined) {
-    check.anchors ??= anchorsOf(check.document)
-    return check.anchors.has(ref.slice(1))
-  }
-  let target: JsonValue | undefined = check.document
-  for (const segment of segments) {
-    if (Array.isArray(target))
-      target = /^(0|[1-9][0-9]*)$/.test(segment) ? target[Number(segment)] : undefined
-    else target = isJsonObject(target) ? ownValue(target, segment) : undefined
-    if (target === undefined) return false
-  }
+  const target = resolveLocalRef(check.refs, ref)
   return typeof target === 'boolean' || isJsonObject(target)
-}
-
-function anchorsOf(document: JsonValue): Set<string> {
-  const anchors = new Set<string>()
-  const pending: JsonValue[] = [document]
-  while (pending.length > 0) {
-    const node = pending.pop()!
-    if (!isJsonObject(node)) continue
-    const anchor = ownValue(node, '$anchor')
-    const id = ownValue(node, '$id')
-    if (typeof anchor === 'string') anchors.add(anchor)
-    if (typeof id === 'string' && id.startsWith('#')) anchors.add(id.slice(1))
-    for (const sub of subschemasOf(node)) pending.push(sub.schema)
-  }
-  return anchors
 }
 
 function checkRef(check: ShapeCheck, path: PathLink | undefined, value: string): void {
@@ -468,7 +442,7 @@ export function checkSchemaShape(
 ): SchemaViolation[] {
   const declared = isJsonObject(document) ? ownValue(document, '$schema') : undefined
   const dialect = (typeof declared === 'string' && dialectOf(declared)) || 'draft-07'
-  const check: ShapeCheck = { document, dialect, violations: [], anchors: undefined, meter }
+  const check: ShapeCheck = { dialect, violations: [], refs: localRefs(document), meter }
   checkNodes(check, { path: linkOf(basePath), node: schema, inProperty: basePath.length > 0 })
   return check.violations
 }

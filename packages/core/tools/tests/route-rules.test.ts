@@ -205,6 +205,48 @@ describe('renameAll is a bijection onto names the route takes', () => {
   })
 })
 
+describe('local $refs the projection used not to resolve', () => {
+  // gemini-cli#13326: "reference to undefined schema at properties.target_object.anyOf.1" (parametersJsonSchema);
+  // Moonshot: "references must start with #/$defs/" (OnesoftQwQ/opencode-go-copilot#67): every ref is inlined.
+  it('an $anchor reference and a percent-encoded pointer are inlined on every profile', () => {
+    const declared = root(
+      { a: { $ref: '#tag' }, b: { $ref: '#/$defs/My%20Type' } },
+      {
+        $defs: { Tag: { $anchor: 'tag', type: 'string', enum: ['x', 'y'] }, 'My Type': { type: 'integer' } },
+      },
+    )
+    const [verdict] = judgeMcpToolList([{ name: 'refs', inputSchema: declared }], { profile: 'deepseek' })
+    expect(verdict?.status).toBe('accepted')
+    for (const profile of PROFILE_IDS) {
+      const wire = projectParameters(declared, profile).wire
+      expect(JSON.stringify(wire), profile).not.toContain('$ref')
+      expect(checkProfileContract(wire, profile), profile).toEqual([])
+    }
+    expect(prop(projectParameters(declared, 'deepseek').wire, 'a')).toEqual({
+      type: 'string',
+      enum: ['x', 'y'],
+    })
+    expect(prop(projectParameters(declared, 'deepseek').wire, 'b')).toEqual({ type: 'integer' })
+  })
+
+  it('a reference that names nothing is refused at the boundary with its pointer', () => {
+    const [verdict] = judgeMcpToolList(
+      [
+        {
+          name: 'dangling',
+          inputSchema: root({ target: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/Missing' }] } }),
+        },
+      ],
+      { profile: 'gemini' },
+    )
+    expect(verdict?.status).toBe('isolated')
+    expect(verdict?.problems[0]?.violations[0]).toMatchObject({
+      pointer: '/properties/target/anyOf/1/$ref',
+      rule: 'ref-unresolved',
+    })
+  })
+})
+
 describe('every issue-16 wire is one the MCP boundary serves on that route', () => {
   it('the boundary and the route contract agree on the reported shapes', () => {
     const shapes: JsonObject[] = [

@@ -1,6 +1,6 @@
 import { toPointer } from '../json-pointer.ts'
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
-import { type LocalRefs, localRefs, resolveLocalRef } from '../projection/refs.ts'
+import { type LocalRefs, localRefs, resolveLocalRef } from '../local-refs.ts'
 import type { SchemaViolation } from '../violation.ts'
 import { isPlainRecord, ownField } from './mcp-shape.ts'
 

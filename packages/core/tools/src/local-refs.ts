@@ -1,24 +1,24 @@
-import { parsePointer } from '../json-pointer.ts'
-import { isJsonObject, type JsonObject, type JsonValue, ownValue } from '../json-value.ts'
-import { subschemasOf } from '../subschemas.ts'
+import { parsePointer } from './json-pointer.ts'
+import { isJsonObject, type JsonValue, ownValue } from './json-value.ts'
+import { subschemasOf } from './subschemas.ts'
 
 /**
- * Local `$ref` resolution for projection, the same set of references the root contract accepts (`schema-shape.ts`
- * `resolvesLocally`): a JSON pointer fragment, percent-decoded as a URI fragment (RFC 6901 §6), or a plain-name
+ * Local `$ref` resolution, one definition for the root contract (`schema-shape.ts`, which refuses what does not
+ * resolve) and for projection (which inlines what does): a JSON pointer fragment, percent-decoded as a URI fragment (RFC 6901 §6), or a plain-name
  * fragment naming an `$anchor` (2020-12) or an `$id: "#name"` (draft-07). Routes that need references inlined get
- * the target; a reference that still resolves to nothing is sent as an any-JSON slot and enforced locally.
+ * the target.
  */
 export interface LocalRefs {
-  readonly document: JsonObject
+  readonly document: JsonValue
   /** Built on the first plain-name reference: one walk of the document. */
   anchors: Map<string, JsonValue> | undefined
 }
 
-export function localRefs(document: JsonObject): LocalRefs {
+export function localRefs(document: JsonValue): LocalRefs {
   return { document, anchors: undefined }
 }
 
-function anchorsOf(document: JsonObject): Map<string, JsonValue> {
+function anchorsOf(document: JsonValue): Map<string, JsonValue> {
   const anchors = new Map<string, JsonValue>()
   const pending: JsonValue[] = [document]
   while (pending.length > 0) {
@@ -43,7 +43,7 @@ function percentDecoded(segment: string): string {
   }
 }
 
-function walkPointer(document: JsonObject, segments: readonly string[]): JsonValue | undefined {
+function walkPointer(document: JsonValue, segments: readonly string[]): JsonValue | undefined {
   let at: JsonValue | undefined = document
   for (const segment of segments) {
     at = Array.isArray(at)
