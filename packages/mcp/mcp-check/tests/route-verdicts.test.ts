@@ -1,35 +1,14 @@
 import { judgeMcpToolList, PROFILE_IDS, toolRouteVerdict } from '@dsh-harden/tools'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { profileVerdicts } from '../src/clients/profiles.ts'
 import { checkServer, renderReport } from '../src/index.ts'
-import type { RawTool } from '../src/tool-schemas.ts'
-import { binOf, nodeTarget, scratchDir } from './servers.ts'
-
-const scratch = scratchDir('dsh-harden-route-verdicts-')
-afterAll(() => scratch.remove())
+import { binOf, listedTools, nodeTarget } from './servers.ts'
 
 const EVERYTHING = { bin: binOf('@modelcontextprotocol/server-everything'), args: ['stdio'] }
 
-async function listed(): Promise<RawTool[]> {
-  const client = new Client({ name: 'route-verdicts-test', version: '0.0.0' })
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [EVERYTHING.bin, ...EVERYTHING.args],
-    stderr: 'ignore',
-  })
-  await client.connect(transport)
-  try {
-    return (await client.listTools()).tools as unknown as RawTool[]
-  } finally {
-    await client.close()
-  }
-}
-
 describe('mcp check reports each route with the verdicts pnpm compat and sanitize show', () => {
   it('server-everything: every tool in exactly one verdict per route, the one toolRouteVerdict gives', async () => {
-    const tools = await listed()
+    const tools = await listedTools(EVERYTHING.bin, EVERYTHING.args, {})
     const verdicts = profileVerdicts(tools)
     expect(verdicts.map((v) => v.profile)).toEqual([...PROFILE_IDS])
     for (const route of verdicts) {

@@ -1,10 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { profileVerdicts } from '../src/clients/profiles.ts'
 import { checkServer, renderReport } from '../src/index.ts'
-import type { RawTool } from '../src/tool-schemas.ts'
-import { binOf, nodeTarget, scratchDir } from './servers.ts'
+import { binOf, listedTools, nodeTarget, scratchDir } from './servers.ts'
 
 const scratch = scratchDir('dsh-harden-route-warnings-')
 afterAll(() => scratch.remove())
@@ -26,30 +23,13 @@ const SERVERS = [
   },
 ]
 
-/** The tools exactly as a real server lists them, through the official SDK client over stdio. */
-async function listed(bin: string, args: readonly string[], env: Record<string, string>): Promise<RawTool[]> {
-  const client = new Client({ name: 'route-warnings-test', version: '0.0.0' })
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, ...args],
-    env,
-    stderr: 'ignore',
-  })
-  await client.connect(transport)
-  try {
-    return (await client.listTools()).tools as unknown as RawTool[]
-  } finally {
-    await client.close()
-  }
-}
-
 // Routes with no source reporting a refusal of metadata keywords (PROFILES.md); `$schema` there is a wire change.
 const TAKE_METADATA = ['deepseek', 'openai', 'codex']
 
 describe('mcp check on the four reference servers: a route warning is a refusal', () => {
   for (const server of SERVERS) {
     it(`${server.id}: deepseek, openai and codex refuse no tool; $schema shows as a wire change, a Codex optional as a misread`, async () => {
-      const tools = await listed(server.bin, server.args, server.env)
+      const tools = await listedTools(server.bin, server.args, server.env)
       expect(tools.length).toBeGreaterThan(0)
       for (const verdict of profileVerdicts(tools)) {
         expect(verdict.hardened, verdict.profile).toEqual([])

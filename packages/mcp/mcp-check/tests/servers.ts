@@ -3,7 +3,10 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CheckTarget } from '../src/index.ts'
+import type { RawTool } from '../src/tool-schemas.ts'
 
 const require = createRequire(import.meta.url)
 
@@ -69,4 +72,25 @@ export async function processesLeft(marker: string): Promise<number[]> {
     left = await processesWith(marker)
   }
   return left
+}
+
+/** The tools exactly as a real server lists them, through the official SDK client over stdio. */
+export async function listedTools(
+  bin: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<RawTool[]> {
+  const client = new Client({ name: 'mcp-check-test', version: '0.0.0' })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, ...args],
+    env,
+    stderr: 'ignore',
+  })
+  await client.connect(transport)
+  try {
+    return (await client.listTools()).tools as unknown as RawTool[]
+  } finally {
+    await client.close()
+  }
 }
