@@ -8,7 +8,7 @@ import {
   type ProfileId,
   ToolArgsError,
 } from '../src/index.ts'
-import { expectLinearWork, tally } from './work.ts'
+import { callWork, expectLinearWork, tally } from './work.ts'
 
 /**
  * The work-counting fuzz harness: hostile schemas × hostile arguments × every profile, each at sizes n, 2n and 4n.
@@ -101,23 +101,8 @@ function argumentsOf(family: string, kind: ArgumentKind, n: number): unknown {
   }
 }
 
-/** Everything a call costs on one route: projection, reading back (normalize), and parse (one validation). */
-function callWork(family: string, kind: ArgumentKind, profile: ProfileId, n: number): number {
-  const meter = tally()
-  const contract = compileToolContract(FAMILIES[family]!.schema(n), TOOL, { meter })
-  contract.projection(profile)
-  const args = argumentsOf(family, kind, n)
-  contract.normalizeArguments(args, profile)
-  try {
-    contract.parseArguments(args, profile)
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolArgsError)
-  }
-  // Validator calls are a constant per call: one, and one more to word a refusal.
-  expect(meter.of('validator-call')).toBeLessThanOrEqual(2)
-  // The root-contract check at register is counted too.
-  expect(meter.of('check-node')).toBeGreaterThan(0)
-  return meter.total()
+function familyWork(family: string, kind: ArgumentKind, profile: ProfileId, n: number): number {
+  return callWork(FAMILIES[family]!.schema(n), argumentsOf(family, kind, n), profile)
 }
 
 describe('work grows linearly on hostile schemas and arguments, for every profile', () => {
@@ -130,7 +115,11 @@ describe('work grows linearly on hostile schemas and arguments, for every profil
         fc.integer({ min: 0, max: 8 }),
         (family, kind, profile, extra) => {
           const n = FAMILIES[family]!.base + extra
-          expectLinearWork(`${family}/${kind}/${profile}`, (size) => callWork(family, kind, profile, size), n)
+          expectLinearWork(
+            `${family}/${kind}/${profile}`,
+            (size) => familyWork(family, kind, profile, size),
+            n,
+          )
         },
       ),
       { numRuns: 40 },

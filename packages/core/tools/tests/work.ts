@@ -1,4 +1,5 @@
 import { expect } from 'vitest'
+import { compileToolContract, type JsonObject, type ProfileId, ToolArgsError } from '../src/index.ts'
 import type { WorkKind, WorkMeter } from '../src/work-meter.ts'
 
 /**
@@ -39,4 +40,25 @@ export function expectLinearWork(name: string, work: (n: number) => number, n: n
   expect(a, `${name}: some work is counted at n=${n}`).toBeGreaterThan(0)
   expect(b / a, `${name}: work(${2 * n}) / work(${n}) = ${b} / ${a}`).toBeLessThanOrEqual(bound)
   expect(c / b, `${name}: work(${4 * n}) / work(${2 * n}) = ${c} / ${b}`).toBeLessThanOrEqual(bound)
+}
+
+/**
+ * Everything a call costs on one route, counted: register (the root-contract check), projection, reading back
+ * (normalize) and parse (one validation; a refusal must be a `ToolArgsError`).
+ */
+export function callWork(schema: JsonObject, args: unknown, profile: ProfileId): number {
+  const meter = tally()
+  const contract = compileToolContract(schema, { tool: 'hostile', source: 'fast-check' }, { meter })
+  contract.projection(profile)
+  contract.normalizeArguments(args, profile)
+  try {
+    contract.parseArguments(args, profile)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ToolArgsError)
+  }
+  // Validator calls are a constant per call: one, and one more to word a refusal.
+  expect(meter.of('validator-call')).toBeLessThanOrEqual(2)
+  // The root-contract check at register is counted too.
+  expect(meter.of('check-node')).toBeGreaterThan(0)
+  return meter.total()
 }
