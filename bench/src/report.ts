@@ -1,6 +1,15 @@
 import type { ComparisonResult } from './harness.ts'
 
-const micros = (ns: number): string => (ns / 1000).toFixed(2)
+/** A table's time unit: milliseconds when every time in it is at least 10 ms (whole sessions, steps), else µs. */
+function unitOf(group: readonly ComparisonResult[]): {
+  readonly name: string
+  readonly format: (ns: number) => string
+} {
+  const long = group.every((result) => Math.min(result.peer.nsPerOp, result.subject.nsPerOp) >= 1e7)
+  return long
+    ? { name: 'ms', format: (ns) => (ns / 1e6).toFixed(0) }
+    : { name: 'µs', format: (ns) => (ns / 1000).toFixed(2) }
+}
 const times = (ratio: number): string => ratio.toFixed(2)
 
 function row(cells: readonly string[], widths: readonly number[]): string {
@@ -19,26 +28,27 @@ export function formatTables(results: readonly ComparisonResult[]): string {
   const out: string[] = []
   for (const [title, group] of groups) {
     const { peer, subject } = group[0]!
+    const unit = unitOf(group)
     out.push(
       `${title} — ratio = ${subject.label} ÷ ${peer.label} per round; above 1 the subject is slower`,
       '',
     )
     const header = [
       'case',
-      `${peer.label} µs/op`,
-      `${subject.label} µs/op`,
+      `${peer.label} ${unit.name}/op`,
+      `${subject.label} ${unit.name}/op`,
       'ratio',
       'p25–p75',
-      'added µs/op',
+      `added ${unit.name}/op`,
       'rounds × ops',
     ]
     const lines = group.map((result) => [
       result.name,
-      micros(result.peer.nsPerOp),
-      micros(result.subject.nsPerOp),
+      unit.format(result.peer.nsPerOp),
+      unit.format(result.subject.nsPerOp),
       `${times(result.ratio.median)}×`,
       `${times(result.ratio.p25)}–${times(result.ratio.p75)}`,
-      micros(result.addedNsPerOp.median),
+      unit.format(result.addedNsPerOp.median),
       `${result.rounds} × ${result.opsPerSample}`,
     ])
     const widths = header.map((cell, index) =>
