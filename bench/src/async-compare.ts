@@ -1,4 +1,4 @@
-import { collectGarbage } from './gc.ts'
+import { collectGarbageSettled } from './gc.ts'
 import { alternate, type ComparisonResult, type Timed } from './harness.ts'
 
 /**
@@ -37,7 +37,7 @@ export interface AsyncComparisonResult extends ComparisonResult {
 async function sample(side: AsyncSide): Promise<Timed> {
   const trial = await side.prepare()
   try {
-    collectGarbage()
+    await collectGarbageSettled()
     const start = process.hrtime.bigint()
     const samples = await trial.run()
     const ns = Number(process.hrtime.bigint() - start)

@@ -26,3 +26,13 @@ export const canCollectGarbage = gc !== undefined
 export function collectGarbage(): void {
   gc?.()
 }
+
+/**
+ * `collectGarbage()` at a task boundary. V8 keeps every object a `WeakRef` was dereferenced to alive until the current
+ * task ends, and a bench's rounds are one long chain of microtasks: without a turn of the event loop, the state of
+ * every earlier sample (whole cordis contexts) stays on the heap and each forced GC gets slower.
+ */
+export async function collectGarbageSettled(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve))
+  gc?.()
+}

@@ -1,4 +1,4 @@
-import { collectGarbage } from './gc.ts'
+import { collectGarbageSettled } from './gc.ts'
 import { type Spread, spread } from './stats.ts'
 
 /** Prepared, untimed state in which `run()` performs the measured work exactly once. */
@@ -62,7 +62,7 @@ export interface Rounds<S extends { readonly label: string }> extends Omit<Compa
 
 async function sample(side: Side): Promise<Timed> {
   const trial = await side.prepare()
-  collectGarbage()
+  await collectGarbageSettled()
   const start = process.hrtime.bigint()
   trial.run()
   const elapsed = process.hrtime.bigint() - start

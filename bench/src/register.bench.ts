@@ -31,7 +31,7 @@ function registerInto(
         },
         async dispose() {
           for (const dispose of disposers) dispose()
-          // Unload the runtimes too, so thousands of samples do not pile up live contexts on the heap.
+          // Unload the runtimes too: a sample leaves nothing running behind it.
           await Promise.all(apps.map((app) => app.fiber.dispose()))
         },
       }
