@@ -74,6 +74,8 @@ export function installOnToolsService(
 }
 
 /** The cordis plugin: a DSH profile row (`name: "@dsh-harden/overlay"`) or `ctx.plugin(HardenOverlay, config)`. */
+type GetMethod = (this: unknown, name: string, scope?: unknown) => unknown
+
 export const HardenOverlay = {
   name: 'dsh-harden-overlay',
   inject: ['tools'],
@@ -125,6 +127,24 @@ export const HardenOverlay = {
               return (name) => visible.get(name)
             }
       ctx.effect(() => routes.install(ctx, resolve), 'dsh-harden: project for the route in use')
+      ctx.effect(
+        () =>
+          // DSH resolves every call through `ToolRuntime.get(name, scope)` (`resolveExecution`, and the policies that
+          // read `ctx.tools.get(exec.name, exec.agent)`): a name the route made the model call by its wire name is
+          // found under the name it was registered with.
+          installOwnMethod<'get', GetMethod>(
+            tools as unknown as { get: GetMethod },
+            'get',
+            (previous) =>
+              function (this: unknown, name: string, scope?: unknown) {
+                const found = previous.call(this, name, scope)
+                if (found !== undefined || typeof name !== 'string') return found
+                const registered = routes.registeredName(name, scope)
+                return registered === undefined ? found : previous.call(this, registered, scope)
+              },
+          ),
+        'dsh-harden: resolve the tool names a route renamed',
+      )
     }
   },
 }

@@ -1,39 +1,17 @@
 import type { Context } from '@deepseek-ai/cordis'
-import type { ProfileId, ToolContract } from '@dsh-harden/tools'
+import {
+  type ModelRoute,
+  type ProfileId,
+  profileForRoute,
+  profileRules,
+  renameAll,
+  type ToolContract,
+} from '@dsh-harden/tools'
 import type { RoutedBinding } from './registration.ts'
 
-/** A model route as DSH names it: `GenerateOptions.provider` (the adapter's route key) and the model id. */
-export interface ModelRoute {
-  readonly provider?: string | undefined
-  readonly model?: string | undefined
-}
-
-// Provider route keys first (`deepseek-official` from dsh-llm-deepseek; pi-ai routes are keyed by pi-ai's provider
-// ids, e.g. `openai`, `anthropic`, `google`, `openai-codex`), then the model id for gateways with their own key.
-const PROVIDER_RULES: readonly [RegExp, ProfileId][] = [
-  [/deepseek/i, 'deepseek'],
-  [/codex/i, 'codex'],
-  [/anthropic|claude/i, 'anthropic'],
-  [/google|gemini|vertex/i, 'gemini'],
-  [/openai|azure/i, 'openai'],
-]
-const MODEL_RULES: readonly [RegExp, ProfileId][] = [
-  [/deepseek/i, 'deepseek'],
-  [/codex/i, 'codex'],
-  [/claude/i, 'anthropic'],
-  [/gemini/i, 'gemini'],
-  [/^(?:openai\/)?(?:gpt-|o\d)/i, 'openai'],
-]
-
-/** The projection profile for a route, or `undefined` when the route names no provider family we know. */
-export function profileForRoute(route: ModelRoute): ProfileId | undefined {
-  const { provider, model } = route
-  if (typeof provider === 'string')
-    for (const [pattern, profile] of PROVIDER_RULES) if (pattern.test(provider)) return profile
-  if (typeof model === 'string')
-    for (const [pattern, profile] of MODEL_RULES) if (pattern.test(model)) return profile
-  return undefined
-}
+// Which profile a route gets is data in @dsh-harden/tools (`projection/routes.ts`): every pi-ai provider key, DSH's
+// `deepseek-official`, gateways by model id.
+export { type ModelRoute, profileForRoute }
 
 interface ToolSchema {
   readonly name?: unknown
@@ -84,10 +62,27 @@ function readRoute(source: unknown): ModelRoute | undefined {
  * own options (`AgentOptions.provider`/`model`), and the last `llm/stream` request seen. A route switch takes effect
  * at the next assembly; arguments are read back for the route the calling agent was last assembled for.
  */
+const NO_RENAMES: ReadonlyMap<string, string> = new Map()
+
 export class RouteProjection implements RoutedBinding {
   private readonly contracts = new WeakMap<object, ToolContract>()
   private readonly byAgent = new WeakMap<object, ProfileId>()
   private last: ProfileId | undefined
+  /** Wire tool name → registered name, per agent, for the names its route refuses (`toolNames` of the profile). */
+  private readonly namesByAgent = new WeakMap<object, ReadonlyMap<string, string>>()
+  private lastNames: ReadonlyMap<string, string> | undefined
+
+  /**
+   * The registered name of a tool the model called by its wire name, or `undefined` when the name was not renamed
+   * for that agent's route. `scope` is what DSH resolves a call in (`exec.agent`).
+   */
+  readonly registeredName = (name: string, scope?: unknown): string | undefined => {
+    const names =
+      typeof scope === 'object' && scope !== null
+        ? (this.namesByAgent.get(scope) ?? this.lastNames)
+        : this.lastNames
+    return names?.get(name)
+  }
 
   readonly remember = (definition: object, contract: ToolContract): void => {
     this.contracts.set(definition, contract)
@@ -111,20 +106,41 @@ export class RouteProjection implements RoutedBinding {
    * The assembly with each tool's wire schema for `profile`. The prompt service hands over structured clones of the
    * schemas, so each tool is found again by name in the agent's scope, as DSH resolves it for execution.
    */
-  project(assembly: Assembly, profile: ProfileId, scope: unknown, tools: ToolsInScope): Assembly {
+  project(
+    assembly: Assembly,
+    profile: ProfileId,
+    scope: unknown,
+    tools: ToolsInScope,
+    agent?: unknown,
+  ): Assembly {
     const schemas = assembly.tools
     if (!Array.isArray(schemas)) return assembly
     const lookup = tools(scope)
     let changed = false
+    // A name the route refuses ("tools.28.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'") is
+    // renamed on the wire; the table is collision-free over this request's names and maps the called name back.
+    const names = schemas.flatMap((schema: ToolSchema) =>
+      typeof schema.name === 'string' ? [schema.name] : [],
+    )
+    const renames = renameAll(names, profileRules(profile).toolNames)
+    const fromWire = renames?.fromWire
+    // An agent whose route renamed nothing gets an empty table, so it never reads another agent's.
+    if (typeof agent === 'object' && agent !== null) this.namesByAgent.set(agent, fromWire ?? NO_RENAMES)
+    this.lastNames = fromWire
     const projected = schemas.map((schema: ToolSchema) => {
+      const wireName = typeof schema.name === 'string' ? renames?.toWire.get(schema.name) : undefined
       const definition = typeof schema.name === 'string' ? lookup(schema.name) : undefined
       const contract = definition === undefined ? undefined : this.contracts.get(definition)
-      if (contract === undefined) return schema
-      const { wire } = contract.projection(profile)
+      const wire = contract?.projection(profile).wire
       // Unchanged for this route: the schema DSH assembled is already an equal copy of it.
-      if (wire === contract.declared) return schema
+      const parameters = wire === undefined || wire === contract?.declared ? undefined : wire
+      if (parameters === undefined && wireName === undefined) return schema
       changed = true
-      return { ...schema, parameters: wire }
+      return {
+        ...schema,
+        ...(wireName !== undefined && { name: wireName }),
+        ...(parameters !== undefined && { parameters }),
+      }
     })
     return changed ? { ...assembly, tools: projected } : assembly
   }
@@ -137,7 +153,9 @@ export class RouteProjection implements RoutedBinding {
       (async (_assembly: Assembly, context: AssembleContext, next: () => Promise<Assembly>) => {
         const assembled = await next()
         const profile = this.routeOf(assembled, context)
-        return profile === undefined ? assembled : this.project(assembled, profile, context?.scope, tools)
+        return profile === undefined
+          ? assembled
+          : this.project(assembled, profile, context?.scope, tools, context?.agent)
       }) as (...args: never[]) => unknown,
       // Outermost, so the assembly it sees already carries the model selection's variables; `global` admits the
       // assemblies of every agent scope (DSH dispatches them to `scopeTarget(systemPrompt, agent)`).
