@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { mcpClientRow, type StdioServerRow } from '@dsh-harden/testkit/app-rows'
 import type { Observed, Row } from '../row.ts'
 import { describeTurn, rejectionsOf, resultOk, resultsSeen, type Turn, toolsSent } from './app-session.ts'
 import { type AppRows, GROUP, insertLayer, profileBundles } from './group-parts.ts'
@@ -31,12 +32,7 @@ process.argv = [process.argv[0], entry, ...args]
 await import(pathToFileURL(entry).href)
 `
 
-interface Server {
-  readonly name: string
-  readonly command: string
-  readonly args: readonly string[]
-  readonly env?: Readonly<Record<string, string>>
-}
+type Server = StdioServerRow
 
 interface Fixture {
   readonly marker: string
@@ -66,18 +62,6 @@ export function startedServers(marker: string): string[] {
   return readFileSync(marker, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
-}
-
-/** A `dsh-mcp-client` row for one stdio server (config as DSH documents it: serverName, transport, command, args). */
-function mcpClientRow(server: Server): string {
-  const config = {
-    serverName: server.name,
-    transport: 'stdio',
-    command: server.command,
-    args: server.args,
-    env: server.env,
-  }
-  return `    - id: mcp-${server.name}\n      name: '@deepseek-ai/dsh-mcp-client'\n      config: ${JSON.stringify(config)}\n`
 }
 
 function legOf(turn: Turn, callId: string, extra: string, works: boolean, failure: string): Observed {
