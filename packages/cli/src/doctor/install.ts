@@ -174,5 +174,7 @@ function hmrFix(bin: string): string {
   if (app === undefined) return `pin ${HMR} to ${PINNED_HMR}: ${INSTALL_FIX}`
   if (existsSync(join(app, 'package-lock.json')) && !existsSync(join(app, 'pnpm-lock.yaml')))
     return `cd ${app} && npm pkg set overrides.${HMR}=${PINNED_HMR} && npm install`
-  return `cd ${app} && npm pkg set pnpm.overrides.${HMR}=${PINNED_HMR} && pnpm install`
+  // The override changes what the lockfile records, so the install must be allowed to rewrite it: under `CI=true`
+  // pnpm would otherwise refuse with ERR_PNPM_LOCKFILE_CONFIG_MISMATCH.
+  return `cd ${app} && npm pkg set pnpm.overrides.${HMR}=${PINNED_HMR} && pnpm install --no-frozen-lockfile`
 }
