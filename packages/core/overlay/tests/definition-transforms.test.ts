@@ -38,6 +38,30 @@ function transformPlugin(transform: DefinitionTransform) {
   }
 }
 
+/**
+ * Calls `echo` with `{ text, note }` and counts the contract decodes of that one call (every compiled contract shares
+ * the prototype whose `parseArguments` is spied on): one contract per tool means exactly one.
+ */
+async function callEchoCountingDecodes(
+  app: Context,
+): Promise<{ isError: boolean | undefined; decodes: number }> {
+  const prototype = Object.getPrototypeOf(compileToolContract(VALID, { tool: 'probe', source: undefined }))
+  const decodes = vi.spyOn(prototype, 'parseArguments')
+  try {
+    const result = await (
+      app.tools as unknown as { execute(input: object): Promise<{ isError?: boolean }> }
+    ).execute({
+      signal: new AbortController().signal,
+      callId: 'c1',
+      name: 'echo',
+      arguments: { text: 'a', note: 'b' },
+    })
+    return { isError: result.isError, decodes: decodes.mock.calls.length }
+  } finally {
+    decodes.mockRestore()
+  }
+}
+
 describe('definition transforms (the extension point tool packages use)', () => {
   for (const order of ['overlay first', 'transform first'] as const) {
     it(`runs once, before the overlay's contract and projection, with the ${order}`, async () => {
@@ -253,24 +277,7 @@ describe('definition transforms (the extension point tool packages use)', () => 
         await app.plugin(transformPlugin(withNote))
         // With validateArguments, the one decode of a call for `execute` is the compiled contract's parseArguments
         // (output.render reads the arguments through normalizeArguments, once, as a presenter): count them.
-        const prototype = Object.getPrototypeOf(
-          compileToolContract(CLOSED, { tool: 'probe', source: undefined }),
-        )
-        const decodes = vi.spyOn(prototype, 'parseArguments')
-        try {
-          const result = await (
-            app.tools as unknown as { execute(input: object): Promise<{ isError?: boolean }> }
-          ).execute({
-            signal: new AbortController().signal,
-            callId: 'c1',
-            name: 'echo',
-            arguments: { text: 'a', note: 'b' },
-          })
-          expect(result.isError).toBe(false)
-          expect(decodes).toHaveBeenCalledTimes(1)
-        } finally {
-          decodes.mockRestore()
-        }
+        expect(await callEchoCountingDecodes(app)).toEqual({ isError: false, decodes: 1 })
         expect(received).toEqual([{ text: 'a', note: 'b' }])
         expect(app.tools.get('echo')?.parameters).toMatchObject({ properties: { note: { type: 'string' } } })
       })
@@ -289,24 +296,7 @@ describe('definition transforms (the extension point tool packages use)', () => 
       await app.plugin(HardenOverlay, config)
       // The same wire schema as before the reload: projected once from the declared one, not from the wire.
       expect(app.tools.get('echo')?.parameters).toEqual(sentBefore)
-      const prototype = Object.getPrototypeOf(
-        compileToolContract(CLOSED, { tool: 'probe', source: undefined }),
-      )
-      const decodes = vi.spyOn(prototype, 'parseArguments')
-      try {
-        const result = await (
-          app.tools as unknown as { execute(input: object): Promise<{ isError?: boolean }> }
-        ).execute({
-          signal: new AbortController().signal,
-          callId: 'c1',
-          name: 'echo',
-          arguments: { text: 'a', note: 'b' },
-        })
-        expect(result.isError).toBe(false)
-        expect(decodes).toHaveBeenCalledTimes(1)
-      } finally {
-        decodes.mockRestore()
-      }
+      expect(await callEchoCountingDecodes(app)).toEqual({ isError: false, decodes: 1 })
     })
   })
 })
