@@ -10,7 +10,8 @@ import {
   TYPE_SUGGESTIONS,
 } from './keywords.ts'
 import { type LocalRefs, localRefs, resolveLocalRef } from './local-refs.ts'
-import { subschemasOf } from './subschemas.ts'
+import { reverseFrom } from './stack.ts'
+import { forEachSubschema } from './subschemas.ts'
 import type { SchemaRule, SchemaViolation } from './violation.ts'
 import type { WorkMeter } from './work-meter.ts'
 
@@ -181,6 +182,14 @@ function checkRef(check: ShapeCheck, path: PathLink | undefined, value: string):
   }
 }
 
+/** Whether no two values are equal as JSON; strings, the usual enum, compare as they are. */
+function distinctAsJson(values: readonly JsonValue[]): boolean {
+  const texts = values.every((item) => typeof item === 'string')
+    ? new Set(values)
+    : new Set(values.map((item) => jsonText(item, true)))
+  return texts.size === values.length
+}
+
 function checkEnum(check: ShapeCheck, path: PathLink | undefined, value: JsonValue): void {
   if (!Array.isArray(value)) {
     report(
@@ -198,10 +207,7 @@ function checkEnum(check: ShapeCheck, path: PathLink | undefined, value: JsonVal
       'an empty `enum` admits no value, so the tool can never be called',
       'list the allowed values, or remove `enum`',
     )
-  } else if (
-    check.dialect === 'draft-07' &&
-    new Set(value.map((item) => jsonText(item, true))).size < value.length
-  ) {
+  } else if (check.dialect === 'draft-07' && !distinctAsJson(value)) {
     // The draft-07 meta-schema as ajv ships it (and MCP SDKs validate with ajv) requires distinct values.
     report(check, path, 'enum-duplicate', '`enum` lists the same value twice', 'list each value once')
   }
@@ -273,13 +279,14 @@ const SHAPE_EXPECTATIONS: Partial<
 
 function checkKeyword(
   check: ShapeCheck,
-  path: PathLink | undefined,
+  parent: PathLink | undefined,
   keyword: string,
   value: JsonValue,
   inProperty: boolean,
 ): void {
   const shape = KEYWORD_SHAPES.get(keyword)
   if (shape === undefined) return
+  const path: PathLink = { parent, key: keyword }
   const expectation = SHAPE_EXPECTATIONS[shape]
   if (expectation !== undefined && !expectation[0](value)) {
     const hint =
@@ -415,18 +422,17 @@ function checkNodes(check: ShapeCheck, root: PendingNode): void {
       checkSchemaValue(check, path, node)
       continue
     }
-    for (const [keyword, value] of Object.entries(node))
-      checkKeyword(check, at(path, keyword), keyword, value, inProperty)
-    const children: PendingNode[] = []
-    for (const sub of subschemasOf(node)) {
-      const subPath = at(path, ...sub.path)
-      // List-valued and map-valued members were checked as containers above; their members are schemas.
-      if (sub.path.length === 2) checkSchemaValue(check, subPath, sub.schema)
-      if (isJsonObject(sub.schema))
-        children.push({ path: subPath, node: sub.schema, inProperty: sub.path[0] === 'properties' })
-    }
-    // Reversed, so violations come out in document order, as a recursive walk would report them.
-    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!)
+    for (const keyword of Object.keys(node)) checkKeyword(check, path, keyword, node[keyword]!, inProperty)
+    const first = pending.length
+    forEachSubschema(node, (schema, keyword, member) => {
+      const keywordPath: PathLink = { parent: path, key: keyword }
+      const subPath = member === undefined ? keywordPath : { parent: keywordPath, key: member }
+      if (isJsonObject(schema))
+        pending.push({ path: subPath, node: schema, inProperty: keyword === 'properties' })
+      // A list or map member that is not an object; a keyword's own value was checked as the keyword above.
+      else if (member !== undefined) checkSchemaValue(check, subPath, schema)
+    })
+    reverseFrom(pending, first)
   }
 }
 

@@ -2,6 +2,7 @@ import { types } from 'node:util'
 import { toPointer } from './json-pointer.ts'
 import { defineOwn, type JsonValue } from './json-value.ts'
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
+import { reverseFrom } from './stack.ts'
 import type { SchemaViolation } from './violation.ts'
 import type { WorkMeter } from './work-meter.ts'
 
@@ -15,30 +16,44 @@ export type SnapshotResult =
   | { readonly ok: true; readonly value: JsonValue }
   | { readonly ok: false; readonly violations: readonly SchemaViolation[] }
 
-interface PathLink {
-  readonly parent: PathLink | undefined
+type Copy = JsonValue[] | Record<string, JsonValue>
+
+/**
+ * A container still to read, with the empty copy its parent already holds: reading it fills that copy in. It is also
+ * the path link of its children (its parent and its key there), so a container costs one allocation and a primitive
+ * none. `depth` 0 is the holder the root is read into, which is in no path.
+ */
+class Pending {
+  readonly value: object
+  readonly parent: Pending | undefined
   readonly key: string | number
-}
-
-interface VisitFrame {
-  readonly kind: 'visit'
-  readonly value: unknown
-  readonly link: PathLink | undefined
   readonly depth: number
-  readonly store: (value: JsonValue) => void
-}
+  readonly copy: Copy
 
-interface ExitFrame {
-  readonly kind: 'exit'
-  readonly container: object
+  constructor(value: object, parent: Pending | undefined, key: string | number, copy: Copy) {
+    this.value = value
+    this.parent = parent
+    this.key = key
+    this.depth = parent === undefined ? 0 : parent.depth + 1
+    this.copy = copy
+  }
+
+  /** See `SnapshotWalk.keptShape`. */
+  static readonly keptShape = new Pending([], undefined, 0, [])
 }
 
 const MAX_REPORTED = 50
 
-function pointerOf(link: PathLink | undefined): string {
-  const keys: (string | number)[] = []
-  for (let at = link; at !== undefined; at = at.parent) keys.push(at.key)
+/** The pointer of `at`, or of its member `childKey`. */
+function pointerOf(at: Pending, childKey?: string | number): string {
+  const keys: (string | number)[] = childKey === undefined || at.depth === 0 ? [] : [childKey]
+  for (let link = at; link.depth > 1; link = link.parent!) keys.push(link.key)
   return toPointer(keys.reverse())
+}
+
+function placeInto(copy: Copy, key: string | number, value: JsonValue): void {
+  if (Array.isArray(copy)) copy.push(value)
+  else defineOwn(copy, key as string, value)
 }
 
 function isPlainPrototype(proto: object | null, isArray: boolean): boolean {
@@ -80,8 +95,13 @@ class SnapshotWalk {
   private nodes = 0
   private chars = 0
   private stopped = false
+  /**
+   * The containers on the path to the one being read, for the cycle check. Containers are read depth-first, so
+   * reading one at depth d closes every container at depth d or deeper: `open[i]` is the open container at depth i + 1.
+   */
   private readonly ancestors = new Set<object>()
-  private readonly stack: (VisitFrame | ExitFrame)[] = []
+  private readonly open: object[] = []
+  private readonly stack: Pending[] = []
 
   private readonly limits: SizeLimits
   private readonly meter: WorkMeter | undefined
@@ -91,43 +111,43 @@ class SnapshotWalk {
     this.meter = meter
   }
 
+  /**
+   * V8 keeps an object shape only while some object has it, and throws away optimized code built on a shape that
+   * died. A walk's objects all die when it returns, so after every full garbage collection the next registrations
+   * ran the walk unoptimized (3–4× slower) until V8 optimized it again. One object of each class, kept for the
+   * process, keeps their shapes alive.
+   */
+  static readonly keptShape = new SnapshotWalk(DEFAULT_LIMITS, undefined)
+
   run(input: unknown): JsonValue | undefined {
-    let result: JsonValue | undefined
-    this.stack.push({ kind: 'visit', value: input, link: undefined, depth: 1, store: (v) => (result = v) })
+    const holder: JsonValue[] = []
+    const top = new Pending(holder, undefined, 0, holder)
+    this.readMember(top, 0, input)
     while (this.stack.length > 0 && !this.stopped) {
-      const frame = this.stack.pop()!
-      if (frame.kind === 'exit') {
-        this.ancestors.delete(frame.container)
-        continue
-      }
-      this.meter?.count('check-node')
+      const pending = this.stack.pop()!
+      while (this.open.length >= pending.depth) this.ancestors.delete(this.open.pop()!)
       try {
-        this.visit(frame)
+        this.readContainer(pending)
       } catch (error) {
         this.report(
-          frame.link,
+          pointerOf(pending),
           'unreadable',
           `reading this value threw ${errorText(error)}`,
           'pass plain data',
         )
       }
     }
-    return result
+    return holder[0]
   }
 
-  private report(
-    link: PathLink | undefined,
-    rule: SchemaViolation['rule'],
-    message: string,
-    hint: string,
-  ): void {
-    this.violations.push({ pointer: pointerOf(link), rule, message, hint })
+  private report(pointer: string, rule: SchemaViolation['rule'], message: string, hint: string): void {
+    this.violations.push({ pointer, rule, message, hint })
     if (this.violations.length >= MAX_REPORTED) this.stopped = true
   }
 
-  private stop(link: PathLink | undefined, rule: 'too-deep' | 'too-large', message: string): void {
+  private stop(pointer: string, rule: 'too-deep' | 'too-large', message: string): void {
     this.report(
-      link,
+      pointer,
       rule,
       message,
       'a tool schema this large is almost certainly generated by mistake; trim it',
@@ -135,62 +155,74 @@ class SnapshotWalk {
     this.stopped = true
   }
 
-  private visit(frame: VisitFrame): void {
-    const { value, link } = frame
+  /**
+   * One value of `parent.copy` at `key`: a primitive is checked and copied now; a container gets its empty copy in
+   * place (so the copy keeps the declared key order) and is read when popped. One node of the size limit either way.
+   */
+  private readMember(parent: Pending, key: string | number, value: unknown): void {
+    this.meter?.count('check-node')
     if (++this.nodes > this.limits.maxNodes) {
-      this.stop(link, 'too-large', `the schema has more than ${this.limits.maxNodes} values`)
+      this.stop(
+        pointerOf(parent, key),
+        'too-large',
+        `the schema has more than ${this.limits.maxNodes} values`,
+      )
       return
     }
     if (value === null || typeof value === 'boolean') {
-      frame.store(value)
+      placeInto(parent.copy, key, value)
       return
     }
     if (typeof value === 'string') {
       this.chars += value.length
       if (this.chars > this.limits.maxChars) {
-        this.stop(link, 'too-large', `the schema's strings exceed ${this.limits.maxChars} characters`)
+        this.stop(
+          pointerOf(parent, key),
+          'too-large',
+          `the schema's strings exceed ${this.limits.maxChars} characters`,
+        )
         return
       }
-      frame.store(value)
+      placeInto(parent.copy, key, value)
       return
     }
     if (typeof value !== 'object') {
       const problem = describePrimitive(value)
-      if (problem === undefined) {
-        frame.store(value as number)
-        return
-      }
-      this.report(
-        link,
-        'not-lossless-json',
-        `is ${problem}`,
-        'use only JSON values: objects, arrays, strings, finite numbers, booleans, null',
-      )
-      return
-    }
-    this.visitContainer(frame, value)
-  }
-
-  private visitContainer(frame: VisitFrame, value: object): void {
-    const { link, depth } = frame
-    if (depth > this.limits.maxDepth) {
-      this.stop(link, 'too-deep', `nesting is deeper than ${this.limits.maxDepth} levels`)
+      if (problem === undefined) placeInto(parent.copy, key, value as number)
+      else
+        this.report(
+          pointerOf(parent, key),
+          'not-lossless-json',
+          `is ${problem}`,
+          'use only JSON values: objects, arrays, strings, finite numbers, booleans, null',
+        )
       return
     }
     // A proxy's traps can serve JSON.stringify other data than its descriptors showed us, so the very reference
-    // returned as valid would not be what was checked; detected without invoking any trap.
+    // returned as valid would not be what was checked; detected without invoking any trap (Array.isArray would).
     if (types.isProxy(value)) {
       this.report(
-        link,
+        pointerOf(parent, key),
         'not-lossless-json',
         'is a Proxy, whose reads may differ from what was checked',
         'pass the plain object behind the proxy',
       )
       return
     }
+    const copy: Copy = Array.isArray(value) ? [] : {}
+    placeInto(parent.copy, key, copy)
+    this.stack.push(new Pending(value, parent, key, copy))
+  }
+
+  private readContainer(pending: Pending): void {
+    const { value, depth } = pending
+    if (depth > this.limits.maxDepth) {
+      this.stop(pointerOf(pending), 'too-deep', `nesting is deeper than ${this.limits.maxDepth} levels`)
+      return
+    }
     if (this.ancestors.has(value)) {
       this.report(
-        link,
+        pointerOf(pending),
         'cycle',
         'refers back to one of its own ancestors',
         'JSON cannot hold a cycle: use `$ref` to a `$defs` entry',
@@ -198,13 +230,13 @@ class SnapshotWalk {
       return
     }
     const isArray = Array.isArray(value)
-    if (isArray && (value as unknown[]).length > this.limits.maxNodes) {
-      this.stop(link, 'too-large', `an array has more than ${this.limits.maxNodes} slots`)
+    if (isArray && value.length > this.limits.maxNodes) {
+      this.stop(pointerOf(pending), 'too-large', `an array has more than ${this.limits.maxNodes} slots`)
       return
     }
     if (!isPlainPrototype(Object.getPrototypeOf(value), isArray)) {
       this.report(
-        link,
+        pointerOf(pending),
         'not-lossless-json',
         `is ${describeObject(value)}`,
         'use a plain object literal or array',
@@ -214,17 +246,47 @@ class SnapshotWalk {
     const keys = Reflect.ownKeys(value)
     // Every key becomes at least one node, so a too-wide container fails here, before a descriptor read per key.
     if (this.nodes + keys.length > this.limits.maxNodes) {
-      this.stop(link, 'too-large', `the schema has more than ${this.limits.maxNodes} values`)
+      this.stop(pointerOf(pending), 'too-large', `the schema has more than ${this.limits.maxNodes} values`)
       return
     }
-    const copy: JsonValue[] | Record<string, JsonValue> = isArray ? [] : {}
-    const children: VisitFrame[] = []
+    this.ancestors.add(value)
+    this.open.push(value)
+    const first = this.stack.length
+    if (isArray) this.readArray(pending, value, keys)
+    else this.readObject(pending, value, keys)
+    // Member containers were pushed in key order; reversed, they are read in key order, as a recursive walk would.
+    reverseFrom(this.stack, first)
+  }
+
+  /** A data property's descriptor, or `undefined` after reporting why the property is not lossless JSON. */
+  private dataOf(pending: Pending, value: object, key: string | number): PropertyDescriptor | undefined {
+    const descriptor = Reflect.getOwnPropertyDescriptor(value, key)!
+    if (!('value' in descriptor)) {
+      this.report(
+        pointerOf(pending, key),
+        'not-lossless-json',
+        'is an accessor (getter/setter), which is not data',
+        'store the value itself',
+      )
+      return undefined
+    }
+    if (!descriptor.enumerable) {
+      this.report(
+        pointerOf(pending, key),
+        'not-lossless-json',
+        'is a non-enumerable property, which JSON drops',
+        'make it a normal property',
+      )
+      return undefined
+    }
+    return descriptor
+  }
+
+  private readObject(pending: Pending, value: object, keys: readonly (string | symbol)[]): void {
     for (const key of keys) {
-      if (isArray && key === 'length') continue
-      const childLink: PathLink = { parent: link, key: typeof key === 'symbol' ? String(key) : key }
       if (typeof key === 'symbol') {
         this.report(
-          childLink,
+          pointerOf(pending, String(key)),
           'not-lossless-json',
           'is a symbol-keyed property, which JSON drops',
           'use string keys',
@@ -232,64 +294,53 @@ class SnapshotWalk {
         continue
       }
       this.chars += key.length
-      const descriptor = Reflect.getOwnPropertyDescriptor(value, key)!
-      if (!('value' in descriptor)) {
-        this.report(
-          childLink,
-          'not-lossless-json',
-          'is an accessor (getter/setter), which is not data',
-          'store the value itself',
-        )
-        continue
-      }
-      if (!descriptor.enumerable) {
-        this.report(
-          childLink,
-          'not-lossless-json',
-          'is a non-enumerable property, which JSON drops',
-          'make it a normal property',
-        )
-        continue
-      }
-      if (isArray && !isArrayIndex(key)) {
-        this.report(
-          childLink,
-          'not-lossless-json',
-          'is a named property on an array, which JSON drops',
-          'use an object',
-        )
-        continue
-      }
-      // A placeholder now keeps the declared key order in the copy; the child's visit fills it in.
-      if (!isArray) defineOwn(copy, key, null)
-      children.push({
-        kind: 'visit',
-        value: descriptor.value,
-        link: childLink,
-        depth: depth + 1,
-        store: (child) => defineOwn(copy, key, child),
-      })
+      const data = this.dataOf(pending, value, key)
+      if (data !== undefined) this.readMember(pending, key, data.value)
     }
-    if (isArray) this.checkDense(value as unknown[], link)
-    frame.store(copy)
-    this.ancestors.add(value)
-    this.stack.push({ kind: 'exit', container: value })
-    for (let index = children.length - 1; index >= 0; index--) this.stack.push(children[index]!)
   }
 
-  // Bounded by the length check in visitContainer, so a sparse array cannot make this loop long.
-  private checkDense(array: unknown[], link: PathLink | undefined): void {
+  private readArray(pending: Pending, array: unknown[], keys: readonly (string | symbol)[]): void {
+    // Own keys list the indices in order, then `length`, then any named or symbol keys: one key more than the length
+    // is a dense array with nothing else on it, the common case, which needs no per-key test.
+    const dense = keys.length === array.length + 1 || !this.reportIrregularArray(pending, array, keys)
+    for (let index = 0; index < array.length; index++) {
+      if (!dense && !Object.hasOwn(array, index)) continue
+      const data = this.dataOf(pending, array, index)
+      if (data !== undefined) this.readMember(pending, index, data.value)
+    }
+  }
+
+  /**
+   * Reports the named and symbol keys of an array, and its first hole; true when it has a hole. Bounded by the length check in readContainer, so a sparse array cannot make the search long.
+   */
+  private reportIrregularArray(
+    pending: Pending,
+    array: unknown[],
+    keys: readonly (string | symbol)[],
+  ): boolean {
+    for (const key of keys) {
+      if (key === 'length' || (typeof key === 'string' && isArrayIndex(key))) continue
+      this.report(
+        pointerOf(pending, String(key)),
+        'not-lossless-json',
+        typeof key === 'symbol'
+          ? 'is a symbol-keyed property, which JSON drops'
+          : 'is a named property on an array, which JSON drops',
+        typeof key === 'symbol' ? 'use string keys' : 'use an object',
+      )
+    }
     for (let index = 0; index < array.length; index++) {
       if (!Object.hasOwn(array, index)) {
         this.report(
-          { parent: link, key: index },
+          pointerOf(pending, index),
           'not-lossless-json',
           'is a hole in a sparse array',
           'fill every slot',
         )
-        return
+        return true
       }
     }
+    return false
   }
 }
 
@@ -304,6 +355,13 @@ function errorText(error: unknown): string {
     return 'an unprintable value'
   }
 }
+
+/**
+ * V8 keeps an object shape only while some object has it, and throws away optimized code that relies on a shape that
+ * died. Every object of a walk dies when the walk returns, so after each full garbage collection the walk would run
+ * unoptimized until re-optimized: 3–4× slower on the next registrations. One walk's objects, kept for the process,
+ * keep those shapes alive.
+ */
 
 export function snapshotJson(
   input: unknown,

@@ -8,26 +8,48 @@ export interface Subschema {
 }
 
 /**
- * Every position in `node` where the vocabulary puts a schema, with its relative path. Values of the wrong container
- * type are skipped here; the shape check reports them. One traversal definition shared by every walker.
+ * Called for one schema nested in a node: `keyword` holds it, and `member` is its index or name inside that keyword's
+ * list or map (`undefined` when the keyword's value is the schema itself).
  */
-export function subschemasOf(node: JsonObject): Subschema[] {
-  const found: Subschema[] = []
-  for (const [keyword, value] of Object.entries(node)) {
+export type SubschemaVisitor = (
+  schema: JsonValue,
+  keyword: string,
+  member: string | number | undefined,
+) => void
+
+/**
+ * Visits every position of `node` where the vocabulary puts a schema, in document order. Values of the wrong
+ * container type are skipped here; the shape check reports them. The one traversal definition every walker shares;
+ * walkers on a hot path use it directly, so a node costs no allocation per nested schema.
+ */
+export function forEachSubschema(node: JsonObject, visit: SubschemaVisitor): void {
+  for (const keyword of Object.keys(node)) {
     const shape = KEYWORD_SHAPES.get(keyword)
+    if (shape === undefined) continue
+    const value = node[keyword]!
     if (shape === 'schema' || (shape === 'schema-or-schema-list' && !Array.isArray(value))) {
-      found.push({ path: [keyword], schema: value })
-    } else if ((shape === 'schema-list' || shape === 'schema-or-schema-list') && Array.isArray(value)) {
-      for (const [index, schema] of value.entries()) found.push({ path: [keyword, index], schema })
+      visit(value, keyword, undefined)
+    } else if (shape === 'schema-list' || shape === 'schema-or-schema-list') {
+      if (Array.isArray(value))
+        for (let index = 0; index < value.length; index++) visit(value[index]!, keyword, index)
     } else if (
       (shape === 'schema-map' || shape === 'pattern-schema-map' || shape === 'dependencies') &&
       isJsonObject(value)
     ) {
-      for (const [name, schema] of Object.entries(value)) {
+      for (const name of Object.keys(value)) {
+        const schema = value[name]!
         // `dependencies` maps a name to a schema or to a list of names; only the schemas are nested schemas.
-        if (shape !== 'dependencies' || !Array.isArray(schema)) found.push({ path: [keyword, name], schema })
+        if (shape !== 'dependencies' || !Array.isArray(schema)) visit(schema, keyword, name)
       }
     }
   }
+}
+
+/** Every schema nested in `node` with its relative path, as a list (see `forEachSubschema`). */
+export function subschemasOf(node: JsonObject): Subschema[] {
+  const found: Subschema[] = []
+  forEachSubschema(node, (schema, keyword, member) => {
+    found.push({ path: member === undefined ? [keyword] : [keyword, member], schema })
+  })
   return found
 }
