@@ -144,6 +144,77 @@ describe('normalization', () => {
     expect(ambiguous).toBeLessThan(checked / 20)
   })
 
+  /** The property's own check for one declared value, on every profile and a few encoder draws. */
+  const expectRoundTrip = (schema: JsonObject, value: JsonObject): void => {
+    const contract = compileToolContract(schema, TOOL)
+    expect(contract.validate(value)).toEqual([])
+    for (const p of PROFILE_IDS) {
+      const { wire, decoder } = contract.projection(p)
+      for (const seed of [0, 1, 2, 3]) {
+        const encoding = encodeForWire(value, decoder, wire, p, seed)
+        if (encoding.lossy) continue
+        expect(wireValid(wire, p, encoding.value), p).toBe(true)
+        expect(
+          contract.parseArguments(encoding.value, p),
+          `${p}: ${JSON.stringify(encoding.value)}`,
+        ).toStrictEqual(value)
+      }
+    }
+  }
+
+  it('round trip: an object only the branch that keeps it can hold is read as it is (FC_SEED=-492529667)', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        input: {
+          anyOf: [
+            { type: 'integer', minimum: -3, maximum: 37 },
+            {
+              oneOf: [
+                {
+                  type: 'object',
+                  properties: { kind: { const: 'plugin' }, name: { type: 'string' } },
+                  required: ['kind', 'name'],
+                  additionalProperties: false,
+                },
+                {
+                  type: 'object',
+                  properties: { kind: { const: 'service' }, port: { type: 'integer' } },
+                  required: ['kind'],
+                  additionalProperties: false,
+                },
+              ],
+            },
+            {
+              type: 'object',
+              properties: { id: { type: 'boolean' }, input: {}, mode: { type: ['string', 'null'] } },
+              required: ['id'],
+              additionalProperties: {},
+            },
+          ],
+        },
+      },
+      required: ['input'],
+    }
+    // The third branch sends its extra keys as JSON text, but it requires `id`: `name` is the first branch's string.
+    for (const name of ['null', '1', 'true', '"q"', 'plain'])
+      expectRoundTrip(schema, { input: { kind: 'plugin', name } })
+    // A value the JSON-text branch does hold is still decoded.
+    expectRoundTrip(schema, { input: { id: true, input: { a: [1] }, extra: null } })
+  })
+
+  it('round trip: a string beside a nested union of string and integer is not parsed as JSON text', () => {
+    // Gemini sends `const: 3` as the text "3": `"{}"` is the nested union's string, not an object.
+    const schema = {
+      type: 'object',
+      properties: { limit: { anyOf: [{ const: 3 }, { anyOf: [{ type: 'string' }, { type: 'integer' }] }] } },
+      required: ['limit'],
+    }
+    // ("3" itself reads as 3 there: both readings are valid, the documented ambiguity.)
+    for (const limit of ['{}', '[1]', 'x']) expectRoundTrip(schema, { limit })
+    expectRoundTrip(schema, { limit: 3 })
+  })
+
   it('never changes a string slot, whatever JSON text it holds', { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(

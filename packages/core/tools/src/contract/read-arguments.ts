@@ -12,7 +12,8 @@ import { decoderFor, IDENTITY, typeBit } from './union-reading.ts'
  *
  * Each value node is visited once on an explicit work stack, children before their container, and a container is
  * copied only when a child's reading differs (copy-on-write up the path); unions are decided by the value's type
- * (`union-reading.ts`), never by trying readings. Arguments are never mutated: DSH deep-freezes them.
+ * and, for an object, the keys it has (`union-reading.ts`), never by trying readings. Arguments are never mutated:
+ * DSH deep-freezes them.
  */
 type Slot = JsonValue | null
 
@@ -157,7 +158,7 @@ class Reader {
     this.meter?.count('value-node')
     const { value, slot, sink, key } = step
     const kind = kindOf(value)
-    const decoder = decoderFor(step.decoder, kind)
+    const decoder = decoderFor(step.decoder, kind, value)
     if (kind === STRING) {
       if (decoder.kind === 'json-text') {
         sink.receive(key, parseJsonText(value))

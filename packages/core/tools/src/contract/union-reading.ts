@@ -2,14 +2,18 @@ import type { Decoder } from '../projection/types.ts'
 import { ARRAY, OBJECT, STRING } from './slot-shape.ts'
 
 /**
- * Which decoding a union slot's value gets, decided by the value's JSON type alone: the projection's branches for
- * that type are merged into one decoder, computed once per (union, type) and memoized, so reading never tries one
- * reading per branch (which doubles per nested union). Where the branches disagree:
+ * Which decoding a union slot's value gets, decided by the value's JSON type (and an object's keys): the
+ * projection's branches for that type are merged into one decoder, computed once per (union, type) and memoized, so
+ * reading never tries one reading per branch (which doubles per nested union). Where the branches disagree:
  *
  * - a string is parsed as JSON text when every branch for strings was sent as JSON text; when another branch takes
  *   strings as they are, only when it parses to a value of a type some branch declares (a string that is not such
  *   JSON text stays the string it is; `"\"x\""` reads as `"x"` only beside a branch that declares strings);
- * - an object or array gets every branch's decoding, merged key by key (a key's decoders merge the same way).
+ * - an object or array gets every branch's decoding, merged key by key (a key's decoders merge the same way). An
+ *   object gets only the decodings whose wire object requires no key it lacks: it cannot have been sent for the
+ *   others, and their decoding of a key the branch it was sent for keeps as it is (JSON text for an any-JSON
+ *   `additionalProperties`, say) would change a valid string. When it fits none of them and a branch takes objects
+ *   as they are, it is read as it is. Which decodings fit is memoized per union, as a bit string.
  */
 type UnionDecoder = Extract<Decoder, { kind: 'union' }>
 type ObjectDecoder = Extract<Decoder, { kind: 'object' }>
@@ -33,6 +37,21 @@ const TYPE_BITS: Readonly<Record<string, number>> = {
 }
 
 const resolved = new WeakMap<Decoder, Map<number, Reading>>()
+
+/** What a union does with an object value: its object decoders (nested unions flattened) and their merges. */
+interface ObjectBranches {
+  readonly objects: readonly ObjectDecoder[]
+  /** Some branch takes objects as they are: an object that fits no object decoder is read unchanged. */
+  readonly keeps: boolean
+  /** Some object decoder requires keys, so which ones fit depends on the value. */
+  readonly discriminates: boolean
+  /** Merged decodings by which object decoders fit ('1' per fitting one, in order). */
+  readonly merged: Map<string, Decoder>
+}
+
+const objectBranchesOf = new WeakMap<UnionDecoder, ObjectBranches>()
+// Distinct fitting sets are few in practice; past this many a merge is built per value instead of kept.
+const MAX_MERGES = 64
 
 function kindsOf(decoder: Decoder, types: readonly string[] | undefined): number {
   if (types !== undefined) return types.reduce((bits, type) => bits | (TYPE_BITS[type] ?? ALL), 0)
@@ -89,8 +108,12 @@ export function typeBit(value: unknown): number {
 }
 
 /** The decoding a value of JSON type `kind` (one bit) gets at `decoder`: a union resolved to one of the other kinds. */
-export function decoderFor(decoder: Decoder, kind: number): Reading {
+export function decoderFor(decoder: Decoder, kind: number, value?: unknown): Reading {
   if (decoder.kind !== 'union') return decoder
+  if (kind === OBJECT && value !== undefined) {
+    const branches = objectBranches(decoder)
+    if (branches.discriminates) return fittingDecoder(branches, value as Readonly<Record<string, unknown>>)
+  }
   let byKind = resolved.get(decoder)
   if (byKind === undefined) {
     byKind = new Map()
@@ -125,14 +148,65 @@ function resolveUnion(union: UnionDecoder, kind: number): Reading {
     )
     return { kind: 'json-text-of', admits: declared }
   }
-  const candidates = taking.map((index) => decoderFor(union.branches[index]!, kind) as Decoder)
   if (kind === OBJECT) {
-    const objects = candidates.filter((candidate): candidate is ObjectDecoder => candidate.kind === 'object')
+    const { objects } = objectBranches(union)
     return objects.length === 0 ? IDENTITY : mergeObjects(objects)
   }
+  const candidates = taking.map((index) => decoderFor(union.branches[index]!, kind) as Decoder)
   if (kind === ARRAY) {
     const arrays = candidates.filter((candidate): candidate is ArrayDecoder => candidate.kind === 'array')
     return arrays.length === 0 ? IDENTITY : mergeArrays(arrays)
   }
   return IDENTITY
+}
+
+/** The branches of `union` (nested unions flattened, on an explicit stack) that an object value can take. */
+function objectBranches(union: UnionDecoder): ObjectBranches {
+  const known = objectBranchesOf.get(union)
+  if (known !== undefined) return known
+  const objects = new Set<ObjectDecoder>()
+  let keeps = false
+  const stack: UnionDecoder[] = [union]
+  while (stack.length > 0) {
+    const at = stack.pop()!
+    for (const [index, branch] of at.branches.entries()) {
+      if ((kindsOf(branch, at.types?.[index]) & OBJECT) === 0) continue
+      if (branch.kind === 'union') stack.push(branch)
+      else if (branch.kind === 'object') objects.add(branch)
+      else if (branch.kind === 'identity') keeps = true
+    }
+  }
+  const list = [...objects]
+  const branches: ObjectBranches = {
+    objects: list,
+    keeps,
+    // With one candidate and nothing kept as it is, the value gets that decoding whatever keys it has.
+    discriminates: (list.length > 1 || keeps) && list.some((object) => object.required !== undefined),
+    merged: new Map(),
+  }
+  objectBranchesOf.set(union, branches)
+  return branches
+}
+
+/** The decoding of an object value at a union: the merge of the object decoders whose required keys it has. */
+function fittingDecoder(branches: ObjectBranches, value: Readonly<Record<string, unknown>>): Reading {
+  const { objects } = branches
+  let fits = ''
+  let fitting = 0
+  for (const object of objects) {
+    const fit = object.required?.every((key) => Object.hasOwn(value, key)) ?? true
+    fits += fit ? '1' : '0'
+    if (fit) fitting++
+  }
+  if (fitting === 0) {
+    if (branches.keeps) return IDENTITY
+    // Sent for no branch the wire offers: every decoding, as a value that fits them all would get.
+    fits = '1'.repeat(objects.length)
+  }
+  let merged = branches.merged.get(fits)
+  if (merged === undefined) {
+    merged = mergeObjects(objects.filter((_object, index) => fits[index] === '1'))
+    if (branches.merged.size < MAX_MERGES) branches.merged.set(fits, merged)
+  }
+  return merged
 }

@@ -33,6 +33,8 @@ interface Walk {
   readonly refs: LocalRefs
   /** `declaredAdmitsNull` per declared node, so shared `$ref` targets are judged once per projection. */
   readonly admitsNull: WeakMap<object, boolean>
+  /** `branchTypes` per declared node, so a union nested `d` deep is walked once, not once per level above it. */
+  readonly branchTypes: WeakMap<object, readonly JsonType[] | undefined>
   readonly meter: WorkMeter | undefined
   budget: number
   /** Schema levels entered now, and the most allowed (see `ProjectionOptions.maxDepth`). */
@@ -373,6 +375,68 @@ function foldNullBranch(
     : projected
 }
 
+/**
+ * The JSON types a declared union branch takes (`undefined`: any, or behind a `$ref`): its own keywords', or for a
+ * nested union its branches' together. A nested union read as "any" would let its string branch's values that are
+ * JSON text of some other type be parsed (`"{}"` beside `anyOf: [string, integer]`). Nested unions are walked
+ * post-order on an explicit stack, memoized per node for the projection.
+ */
+function branchTypes(walk: Walk, branch: JsonValue): readonly JsonType[] | undefined {
+  if (!isJsonObject(branch) || unionBranches(branch).length === 0) return leafTypes(branch)
+  const memo = walk.branchTypes
+  if (memo.has(branch)) return memo.get(branch)
+  const entered = new Set<object>()
+  const stack: JsonObject[] = [branch]
+  while (stack.length > 0) {
+    const node = stack[stack.length - 1]!
+    if (memo.has(node)) {
+      stack.pop()
+      continue
+    }
+    const nested = unionBranches(node)
+    if (!entered.has(node)) {
+      entered.add(node)
+      walk.meter?.count('projection-helper')
+      for (const part of nested)
+        if (isJsonObject(part) && unionBranches(part).length > 0 && !memo.has(part) && !entered.has(part))
+          stack.push(part)
+      continue
+    }
+    stack.pop()
+    memo.set(node, typesOf(nested, memo))
+  }
+  return memo.get(branch)
+}
+
+/** The types of a node with no union of its own (or one behind a `$ref`, which counts as any). */
+function leafTypes(node: JsonValue): readonly JsonType[] | undefined {
+  if (!isJsonObject(node)) return node === false ? [] : undefined
+  return node.$ref === undefined ? wireTypes(node) : undefined
+}
+
+/** The types `parts` take together; a nested union not in `memo` (still being entered: a cycle) counts as any. */
+function typesOf(
+  parts: readonly JsonValue[],
+  memo: WeakMap<object, readonly JsonType[] | undefined>,
+): readonly JsonType[] | undefined {
+  const types = new Set<JsonType>()
+  for (const part of parts) {
+    const of = isJsonObject(part) && unionBranches(part).length > 0 ? memo.get(part) : leafTypes(part)
+    if (of === undefined) return undefined
+    for (const type of of) types.add(type)
+  }
+  return [...types]
+}
+
+/**
+ * The branches of a node's own `anyOf` and `oneOf` (both must hold, so together they bound its types); none behind a
+ * `$ref`, whose target is not followed here.
+ */
+function unionBranches(node: JsonObject): readonly JsonValue[] {
+  if (node.$ref !== undefined) return []
+  return [...(Array.isArray(node.anyOf) ? node.anyOf : []), ...(Array.isArray(node.oneOf) ? node.oneOf : [])]
+}
+
 /** A union decoder whose declared types also say null: the `{ type: "null" }` branch folded into `nullable`. */
 function alsoDeclaresNull(decoder: Decoder): Decoder {
   if (decoder.kind !== 'union' || decoder.declaredTypes === undefined) return decoder
@@ -458,9 +522,7 @@ function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', 
         kind: 'union',
         branches: projected.map((p) => p.decoder),
         types: projected.map((p) => wireTypes(p.wire)),
-        declaredTypes: branches.map((branch) =>
-          isJsonObject(branch) && branch.$ref === undefined ? wireTypes(branch) : undefined,
-        ),
+        declaredTypes: branches.map((branch) => branchTypes(walk, branch)),
       }
   return { wire, decoder }
 }
@@ -895,9 +957,16 @@ function projectObjectKeywords(
     renames === undefined
   )
     return IDENTITY
-  return renames === undefined
-    ? { kind: 'object', properties: decoders, additional, syntheticNull }
-    : { kind: 'object', properties: decoders, additional, syntheticNull, renamed: renames.fromWire }
+  // What the wire makes the model send, so a union can tell this object's values from another branch's.
+  const wireRequired = Array.isArray(wire.required) ? (wire.required as string[]) : []
+  return {
+    kind: 'object',
+    properties: decoders,
+    additional,
+    syntheticNull,
+    ...(renames === undefined ? {} : { renamed: renames.fromWire }),
+    ...(wireRequired.length === 0 ? {} : { required: wireRequired }),
+  }
 }
 
 function projectAdditional(
@@ -994,6 +1063,7 @@ export function createWalk(
     changes: [],
     expanding: new Set(),
     admitsNull: new WeakMap(),
+    branchTypes: new WeakMap(),
     meter,
     budget,
     depth: 0,

@@ -57,6 +57,11 @@ export type Decoder =
        * `syntheticNull` are keyed by the wire key.
        */
       readonly renamed?: ReadonlyMap<string, string> | undefined
+      /**
+       * Wire keys the wire object requires (absent: none). An object value that lacks one was not sent for this
+       * object, so a union with another branch for objects does not read it with this decoder.
+       */
+      readonly required?: readonly string[] | undefined
     }
   | { readonly kind: 'array'; readonly prefix: readonly Decoder[]; readonly items: Decoder }
   | {
