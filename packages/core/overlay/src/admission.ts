@@ -1,3 +1,4 @@
+import { stateOf } from './instance-state.ts'
 import type { Origin } from './origins.ts'
 import type { RegisteredTool } from './registration.ts'
 
@@ -8,20 +9,16 @@ import type { RegisteredTool } from './registration.ts'
  */
 export type Admission = (definition: RegisteredTool, origin: Origin) => RegisteredTool
 
-// Symbol.for, not module state: a tool package may load another module instance of the overlay than the overlay row.
-const ADMISSION = Symbol.for('dsh-harden.overlay.admission')
-
-type Slots = Record<symbol, unknown>
-
 /** Sets the admission of a tools instance while the overlay runs on it; returns the remover. */
 export function installAdmission(tools: object, admit: Admission): () => void {
-  Object.defineProperty(tools, ADMISSION, { value: admit, configurable: true })
+  const state = stateOf(tools)
+  state.admission = admit
   return () => {
-    if ((tools as Slots)[ADMISSION] === admit) delete (tools as Slots)[ADMISSION]
+    if (state.admission === admit) state.admission = undefined
   }
 }
 
 /** The admission the overlay installed on `tools`, if it runs there. */
 export function admissionOf(tools: object): Admission | undefined {
-  return (tools as Slots)[ADMISSION] as Admission | undefined
+  return stateOf(tools).admission
 }

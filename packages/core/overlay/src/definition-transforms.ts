@@ -1,14 +1,16 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { admissionOf } from './admission.ts'
 import { dshRegistryOf, rawTools, unsupportedShapeNotice } from './dsh-registry.ts'
+import { stateOf } from './instance-state.ts'
 import { stderrAndLogger } from './notices.ts'
 import {
+  closePending,
   type Origin,
+  openPending,
   originOf,
   pendingOrigin,
   recordedOrigin,
   recordOrigin,
-  whilePending,
 } from './origins.ts'
 import { installOwnMethod } from './own-method.ts'
 import { type Registration, registrationOf } from './registrant.ts'
@@ -34,20 +36,10 @@ export interface DefinitionTransform {
   transform(definition: RegisteredTool, registration: Registration): RegisteredTool | undefined
 }
 
-// Symbol.for, not module-local state: two copies of this module in one process must still share one registry.
-const TRANSFORMS = Symbol.for('dsh-harden.overlay.definition-transforms')
-const STAGE = Symbol.for('dsh-harden.overlay.transform-stage')
-
-type Slots = Record<symbol, unknown>
-
 function transformsOf(tools: object, create: boolean): Set<DefinitionTransform> | undefined {
-  const slots = tools as Slots
-  let set = slots[TRANSFORMS] as Set<DefinitionTransform> | undefined
-  if (set === undefined && create) {
-    set = new Set()
-    Object.defineProperty(tools, TRANSFORMS, { value: set, configurable: true })
-  }
-  return set
+  const state = stateOf(tools)
+  if (state.transforms === undefined && create) state.transforms = new Set()
+  return state.transforms
 }
 
 /** `registered` through `transforms` in order, with the transforms that changed it; `registered` when none did. */
@@ -94,22 +86,39 @@ export function applyDefinitionTransforms<D extends RegisteredTool>(
   return changed as D
 }
 
+/** One `register` call as a wrapper hands it on: the definition after the transforms, and its origin. */
+export interface RegistrationPass<D> {
+  readonly definition: D
+  readonly origin: Origin
+  /** Whether this wrapper is the outermost one, which opened the pending origin and must close it. */
+  readonly outermost: boolean
+}
+
 /**
- * Applies the transforms, then calls `next` with the result and its origin. Every `register` wrapper (the overlay's
- * guard, the transform stage) goes through here, and whichever sits on top does the work: while its call runs, the
- * ones below get the same definition and origin, so every transform sees each registration once.
+ * Begins one `register` call in a wrapper (the overlay's guard, the transform stage): whichever wrapper sits on top
+ * applies the transforms and makes the origin pending, and the ones below it get the same definition and origin, so
+ * every transform sees each registration once. The caller hands `definition` on and calls `endRegistration` in a
+ * `finally`. `receiver` is the `register` call's `this`, read for the registering plugin only when needed.
  */
-export function withDefinitionTransforms<D extends RegisteredTool, R>(
+export function beginRegistration<D extends RegisteredTool>(
   tools: object | undefined,
   given: D,
-  registration: Registration,
-  next: (definition: D, origin: Origin) => R,
-): R {
-  if (tools === undefined) return next(given, { registered: given, registration, changedBy: [] })
+  receiver: unknown,
+): RegistrationPass<D> {
+  if (tools === undefined) {
+    const origin = { registered: given, registration: registrationOf(receiver), changedBy: [] }
+    return { definition: given, origin, outermost: false }
+  }
   const pending = pendingOrigin(tools)
-  if (pending !== undefined) return next(given, pending)
-  const { definition, origin } = forRegistration(tools, given, registration)
-  return whilePending(tools, origin, () => next(definition as D, origin))
+  if (pending !== undefined) return { definition: given, origin: pending, outermost: false }
+  const { definition, origin } = forRegistration(tools, given, registrationOf(receiver))
+  openPending(tools, origin)
+  return { definition: definition as D, origin, outermost: true }
+}
+
+/** Ends what `beginRegistration` began. */
+export function endRegistration(tools: object | undefined, pass: RegistrationPass<unknown>): void {
+  if (pass.outermost && tools !== undefined) closePending(tools)
 }
 
 /**
@@ -147,7 +156,8 @@ function rebuilt(
   return next
 }
 
-interface Stage {
+/** The shared `register` stage of one tools instance: how many transforms use it, and how to take it out. */
+export interface TransformStage {
   count: number
   readonly uninstall: () => void
 }
@@ -162,23 +172,26 @@ export function addDefinitionTransform(ctx: Context, transform: DefinitionTransf
   const tools = rawTools(ctx)
   const set = transformsOf(tools, true) as Set<DefinitionTransform>
   set.add(transform)
-  const slots = tools as unknown as Slots
-  let stage = slots[STAGE] as Stage | undefined
+  const state = stateOf(tools)
+  let stage = state.stage
   if (stage === undefined) {
     const uninstall = installOwnMethod<'register', RegisterMethod>(
       tools,
       'register',
       (previous) =>
         function register(this: unknown, given) {
-          return withDefinitionTransforms(tools, given, registrationOf(this), (definition, origin) => {
+          const pass = beginRegistration(tools, given, this)
+          try {
             // Noted for a transform added later, which rebuilds the tool from what its plugin registered.
-            recordOrigin(tools, definition, origin)
-            return previous.call(this, definition)
-          })
+            recordOrigin(tools, pass.definition, pass.origin)
+            return previous.call(this, pass.definition)
+          } finally {
+            endRegistration(tools, pass)
+          }
         },
     )
     stage = { count: 0, uninstall }
-    Object.defineProperty(tools, STAGE, { value: stage, configurable: true })
+    state.stage = stage
   }
   const own = stage
   own.count++
@@ -191,7 +204,7 @@ export function addDefinitionTransform(ctx: Context, transform: DefinitionTransf
     set.delete(transform)
     registry?.rewrite((entry) => rebuilt(tools, entry, set, (before) => before.changedBy.includes(transform)))
     if (--own.count > 0) return
-    delete slots[STAGE]
+    state.stage = undefined
     own.uninstall()
   }
 }

@@ -1,4 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
+import { stateOf } from './instance-state.ts'
 import { installOwnMethod } from './own-method.ts'
 import type { RegisteredTool, RegisterMethod } from './registration.ts'
 
@@ -56,7 +57,6 @@ interface Internals {
 export const RUN_CODE_NAME = 'run_code'
 
 const ORIGINAL = Symbol.for('cordis.original')
-const SHAPE_NOTICE = Symbol.for('dsh-harden.overlay.shape-notice')
 
 type Slots = Record<symbol, unknown>
 
@@ -172,8 +172,9 @@ export function dshRegistryOf(tools: object): DshRegistry | undefined {
  * because of it; every caller that needs the registry calls this when `dshRegistryOf` finds none.
  */
 export function unsupportedShapeNotice(tools: object, notify: (line: string) => void): void {
-  if ((tools as Slots)[SHAPE_NOTICE] === true) return
-  Object.defineProperty(tools, SHAPE_NOTICE, { value: true, configurable: true })
+  const state = stateOf(tools)
+  if (state.shapeNoticed) return
+  state.shapeNoticed = true
   notify(
     'dsh-harden: this DSH tool registry is not the rc.8 shape (ToolRuntime.view and layers with named tables), so ' +
       'tools registered before dsh-harden or a definition transform started are not checked or changed; later ' +

@@ -1,14 +1,10 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { toolsOfReceiver } from './dsh-registry.ts'
+import { stateOf } from './instance-state.ts'
 import { pendingOrigin, recordedOrigin, recordOrigin } from './origins.ts'
 import { installOwnMethod } from './own-method.ts'
 import { registrationOf } from './registrant.ts'
 import type { RegisteredTool, RegisterMethod } from './registration.ts'
-
-// Symbol.for, not module state: the recorder and the overlay may be two module instances of this package.
-const RECORDING = Symbol.for('dsh-harden.overlay.recording')
-
-type Slots = Record<symbol, unknown>
 
 /** The plugin that registered `definition`, if the recorder (or another `register` wrapper) saw the registration. */
 export function recordedSource(tools: object, definition: RegisteredTool): string | undefined {
@@ -20,9 +16,9 @@ export function recordedSource(tools: object, definition: RegisteredTool): strin
  * recorded stays readable after it: the overlay may start after the recorder row is gone.
  */
 function installRecorder(tools: { register: RegisterMethod }): () => void {
-  const slots = tools as unknown as Slots
-  if (slots[RECORDING] === true) return () => {}
-  Object.defineProperty(tools, RECORDING, { value: true, configurable: true })
+  const state = stateOf(tools)
+  if (state.recording) return () => {}
+  state.recording = true
   const uninstall = installOwnMethod<'register', RegisterMethod>(
     tools,
     'register',
@@ -40,7 +36,7 @@ function installRecorder(tools: { register: RegisterMethod }): () => void {
   )
   return () => {
     uninstall()
-    delete slots[RECORDING]
+    state.recording = false
   }
 }
 

@@ -1,4 +1,5 @@
 import type { DefinitionTransform } from './definition-transforms.ts'
+import { stateOf } from './instance-state.ts'
 import type { Registration } from './registrant.ts'
 import type { RegisteredTool } from './registration.ts'
 
@@ -13,19 +14,10 @@ export interface Origin {
   readonly changedBy: readonly DefinitionTransform[]
 }
 
-// Symbol.for, not module state: the recorder row, the overlay and tool packages may load different module instances.
-const ORIGINS = Symbol.for('dsh-harden.overlay.origins')
-const PENDING = Symbol.for('dsh-harden.overlay.pending-origin')
-
-type Slots = Record<symbol, unknown>
-
 function originsOf(tools: object): WeakMap<object, Origin> {
-  let origins = (tools as Slots)[ORIGINS] as WeakMap<object, Origin> | undefined
-  if (origins === undefined) {
-    origins = new WeakMap()
-    Object.defineProperty(tools, ORIGINS, { value: origins, configurable: true })
-  }
-  return origins
+  const state = stateOf(tools)
+  state.origins ??= new WeakMap()
+  return state.origins
 }
 
 /**
@@ -55,32 +47,20 @@ export function originOf(tools: object, entry: RegisteredTool): Origin {
   )
 }
 
-/**
- * One mutable cell per tools instance, defined once: `register` is hot, and adding and deleting a property per call
- * would turn the service instance DSH reads on every call into a slow dictionary-mode object.
- */
-function pendingCell(tools: object): { current: Origin | undefined } {
-  let cell = (tools as Slots)[PENDING] as { current: Origin | undefined } | undefined
-  if (cell === undefined) {
-    cell = { current: undefined }
-    Object.defineProperty(tools, PENDING, { value: cell, configurable: true })
-  }
-  return cell
-}
-
 /** The origin of the `register` call in progress, set by the outermost wrapper for the ones below it. */
 export function pendingOrigin(tools: object): Origin | undefined {
-  return ((tools as Slots)[PENDING] as { current: Origin | undefined } | undefined)?.current
+  return stateOf(tools).pending
 }
 
-/** Runs `call` with `origin` as the pending one; `register` is synchronous, so this spans exactly that one call. */
-export function whilePending<R>(tools: object, origin: Origin, call: () => R): R {
-  const cell = pendingCell(tools)
-  const outer = cell.current
-  cell.current = origin
-  try {
-    return call()
-  } finally {
-    cell.current = outer
-  }
+/**
+ * Makes `origin` the pending one for the `register` call in progress; `closePending` ends it. A pair rather than a
+ * callback, so the call adds no stack frames: cordis and DSH capture a stack trace several times per registration.
+ */
+export function openPending(tools: object, origin: Origin): void {
+  stateOf(tools).pending = origin
+}
+
+/** Ends what `openPending` began: `register` is synchronous, so this spans exactly that one call. */
+export function closePending(tools: object): void {
+  stateOf(tools).pending = undefined
 }

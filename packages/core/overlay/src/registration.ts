@@ -11,12 +11,12 @@ import {
   type ValidatorProblem,
 } from '@dsh-harden/tools'
 import { bindContract } from './contract-definition.ts'
-import { withDefinitionTransforms } from './definition-transforms.ts'
+import { beginRegistration, endRegistration } from './definition-transforms.ts'
 import { DSH_FALLBACK_VALIDATOR } from './dsh-fallback.ts'
 import { toolsOfReceiver } from './dsh-registry.ts'
 import { stderrOnly, validatorProblemNotice } from './notices.ts'
 import { recordOrigin } from './origins.ts'
-import { type Registration, registrationOf } from './registrant.ts'
+import type { Registration } from './registrant.ts'
 
 /** The slice of DSH's `ToolDefinition` the overlay reads; everything else passes through untouched. */
 export interface RegisteredTool {
@@ -172,7 +172,9 @@ export function admittingRegister<D extends RegisteredTool>(
   return function register(this: unknown, given: D): () => void {
     // The instance it is installed on, when known: reading it from `this` goes through cordis' proxy.
     const tools = installedOn ?? toolsOfReceiver(this)
-    return withDefinitionTransforms(tools, given, registrationOf(this), (definition, origin) => {
+    const pass = beginRegistration(tools, given, this)
+    try {
+      const { definition, origin } = pass
       // DSH's own first check keeps its precedence: a definition it rejects for its `output` gets DSH's error.
       if (!declaresCanonicalOutput(definition)) return original.call(this, definition)
       const admitted = admit(definition, origin.registration)
@@ -181,7 +183,9 @@ export function admittingRegister<D extends RegisteredTool>(
       // Noted so a transform added later rebuilds this entry from what its plugin registered.
       if (tools !== undefined) recordOrigin(tools, admitted.insert, origin)
       return original.call(this, admitted.insert)
-    })
+    } finally {
+      endRegistration(tools, pass)
+    }
   }
 }
 

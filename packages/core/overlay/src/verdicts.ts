@@ -1,4 +1,5 @@
 import type { JsonSchemaError, RepairReport, ToolIdentity, ValidatorProblem } from '@dsh-harden/tools'
+import { stateOf } from './instance-state.ts'
 
 /**
  * What the overlay decided about one tool, in the structured form every observer reads: the stderr notices, the
@@ -28,9 +29,6 @@ export type ToolVerdict =
     }
 
 export type VerdictListener = (verdict: ToolVerdict) => void
-
-// Symbol.for, not module state: the overlay and a Web UI row may load two module instances of this package.
-const LEDGER = Symbol.for('dsh-harden.overlay.verdicts')
 
 /** A hostile plugin can register any number of tools; the ledger keeps the newest this many and counts the rest. */
 export const LEDGER_CAPACITY = 10_000
@@ -71,11 +69,7 @@ export class VerdictLedger {
 
 /** The ledger of a tools service instance (the raw instance behind cordis' proxy), created on first use. */
 export function verdictLedgerOf(tools: object): VerdictLedger {
-  const slots = tools as Record<symbol, unknown>
-  let ledger = slots[LEDGER] as VerdictLedger | undefined
-  if (ledger === undefined) {
-    ledger = new VerdictLedger()
-    Object.defineProperty(tools, LEDGER, { value: ledger, configurable: true })
-  }
-  return ledger
+  const state = stateOf(tools)
+  state.ledger ??= new VerdictLedger()
+  return state.ledger
 }

@@ -11,7 +11,7 @@ import {
 } from './keywords.ts'
 import { type LocalRefs, localRefs, resolveLocalRef } from './local-refs.ts'
 import { reverseFrom } from './stack.ts'
-import { forEachSubschema } from './subschemas.ts'
+import { subschemasAt } from './subschemas.ts'
 import type { SchemaRule, SchemaViolation } from './violation.ts'
 import type { WorkMeter } from './work-meter.ts'
 
@@ -35,6 +35,11 @@ function at(link: PathLink | undefined, ...keys: readonly (string | number)[]): 
   let extended = link
   for (const key of keys) extended = { parent: extended, key }
   return extended
+}
+
+/** The link of `key` under `parent`, made only where a violation is reported. */
+function here(parent: PathLink | undefined, key: string | number): PathLink {
+  return { parent, key }
 }
 
 function linkOf(path: Path): PathLink | undefined {
@@ -91,8 +96,16 @@ function compilesAsRegex(pattern: string): boolean {
   }
 }
 
-function checkSchemaValue(check: ShapeCheck, path: PathLink | undefined, value: JsonValue): void {
-  if (typeof value === 'boolean' || isJsonObject(value)) return
+function checkSchemaValue(
+  check: ShapeCheck,
+  parent: PathLink | undefined,
+  key: string | number,
+  value: JsonValue,
+): void {
+  if (typeof value !== 'boolean' && !isJsonObject(value)) reportNotSchema(check, here(parent, key), value)
+}
+
+function reportNotSchema(check: ShapeCheck, path: PathLink | undefined, value: JsonValue): void {
   const hint =
     typeof value === 'string' && JSON_TYPES.has(value)
       ? `write { "type": ${JSON.stringify(value)} }`
@@ -100,12 +113,12 @@ function checkSchemaValue(check: ShapeCheck, path: PathLink | undefined, value: 
   report(check, path, 'keyword-type', `must be a schema (an object or boolean), got ${show(value)}`, hint)
 }
 
-function checkType(check: ShapeCheck, path: PathLink | undefined, value: JsonValue): void {
+function checkType(check: ShapeCheck, parent: PathLink | undefined, key: string, value: JsonValue): void {
   const names = Array.isArray(value) ? value : [value]
   if (names.length === 0 || (Array.isArray(value) && !isUniqueStringList(value))) {
     report(
       check,
-      path,
+      here(parent, key),
       'keyword-type',
       `must be a type name or a non-empty list of distinct type names, got ${show(value)}`,
       'e.g. "string" or ["string", "null"]',
@@ -117,7 +130,7 @@ function checkType(check: ShapeCheck, path: PathLink | undefined, value: JsonVal
     const suggestion = typeof name === 'string' ? TYPE_SUGGESTIONS.get(name.toLowerCase()) : undefined
     report(
       check,
-      path,
+      here(parent, key),
       'type-unknown',
       `${show(name)} is not a JSON Schema type`,
       suggestion ?? `use one of ${[...JSON_TYPES].join(', ')}`,
@@ -127,15 +140,16 @@ function checkType(check: ShapeCheck, path: PathLink | undefined, value: JsonVal
 
 function checkRequired(
   check: ShapeCheck,
-  path: PathLink | undefined,
+  parent: PathLink | undefined,
+  key: string,
   value: JsonValue,
   inProperty: boolean,
 ): void {
   if (typeof value === 'boolean' && inProperty) {
-    const name = String(path?.parent?.key)
+    const name = String(parent?.key)
     report(
       check,
-      path,
+      here(parent, key),
       'required-in-property',
       `\`required: ${value}\` inside a property is not JSON Schema`,
       `remove it here${value ? ` and list ${JSON.stringify(name)} in the enclosing object's \`required\` array` : ''}`,
@@ -145,7 +159,7 @@ function checkRequired(
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
     report(
       check,
-      path,
+      here(parent, key),
       'required-not-array',
       `must be an array of property names, got ${show(value)}`,
       'e.g. "required": ["path"]',
@@ -153,7 +167,13 @@ function checkRequired(
     return
   }
   if (!isUniqueStringList(value)) {
-    report(check, path, 'required-duplicate', 'lists a property name twice', 'list each required name once')
+    report(
+      check,
+      here(parent, key),
+      'required-duplicate',
+      'lists a property name twice',
+      'list each required name once',
+    )
   }
 }
 
@@ -162,11 +182,11 @@ function resolvesLocally(check: ShapeCheck, ref: string): boolean {
   return typeof target === 'boolean' || isJsonObject(target)
 }
 
-function checkRef(check: ShapeCheck, path: PathLink | undefined, value: string): void {
+function checkRef(check: ShapeCheck, parent: PathLink | undefined, key: string, value: string): void {
   if (!value.startsWith('#')) {
     report(
       check,
-      path,
+      here(parent, key),
       'ref-remote',
       `${show(value)} points outside this schema; model APIs cannot fetch it`,
       'copy the referenced schema into `$defs` and point at "#/$defs/<name>"',
@@ -174,7 +194,7 @@ function checkRef(check: ShapeCheck, path: PathLink | undefined, value: string):
   } else if (!resolvesLocally(check, value)) {
     report(
       check,
-      path,
+      here(parent, key),
       'ref-unresolved',
       `${show(value)} does not resolve to a schema in this document`,
       'point at an existing `$defs`/`definitions` entry',
@@ -190,11 +210,11 @@ function distinctAsJson(values: readonly JsonValue[]): boolean {
   return texts.size === values.length
 }
 
-function checkEnum(check: ShapeCheck, path: PathLink | undefined, value: JsonValue): void {
+function checkEnum(check: ShapeCheck, parent: PathLink | undefined, key: string, value: JsonValue): void {
   if (!Array.isArray(value)) {
     report(
       check,
-      path,
+      here(parent, key),
       'keyword-type',
       `\`enum\` must be an array, got ${show(value)}`,
       'e.g. "enum": ["a", "b"]',
@@ -202,24 +222,35 @@ function checkEnum(check: ShapeCheck, path: PathLink | undefined, value: JsonVal
   } else if (value.length === 0) {
     report(
       check,
-      path,
+      here(parent, key),
       'enum-empty',
       'an empty `enum` admits no value, so the tool can never be called',
       'list the allowed values, or remove `enum`',
     )
   } else if (check.dialect === 'draft-07' && !distinctAsJson(value)) {
     // The draft-07 meta-schema as ajv ships it (and MCP SDKs validate with ajv) requires distinct values.
-    report(check, path, 'enum-duplicate', '`enum` lists the same value twice', 'list each value once')
+    report(
+      check,
+      here(parent, key),
+      'enum-duplicate',
+      '`enum` lists the same value twice',
+      'list each value once',
+    )
   }
 }
 
-function checkDependencies(check: ShapeCheck, path: PathLink | undefined, value: JsonObject): void {
+function checkDependencies(
+  check: ShapeCheck,
+  parent: PathLink | undefined,
+  key: string,
+  value: JsonObject,
+): void {
   // Schema members are checked as subschemas; a list member must list distinct property names.
   for (const [name, member] of Object.entries(value)) {
     if (Array.isArray(member) && !isUniqueStringList(member)) {
       report(
         check,
-        at(path, name),
+        at(here(parent, key), name),
         'keyword-type',
         `must be a schema or a list of distinct property names, got ${show(member)}`,
         'e.g. "dependencies": { "a": ["b"] }',
@@ -229,11 +260,16 @@ function checkDependencies(check: ShapeCheck, path: PathLink | undefined, value:
 }
 
 // A boolean in 2019-09, an anchor name in 2020-12 (which deprecates it), not a keyword in draft-07.
-function checkRecursiveAnchor(check: ShapeCheck, path: PathLink | undefined, value: JsonValue): void {
+function checkRecursiveAnchor(
+  check: ShapeCheck,
+  parent: PathLink | undefined,
+  key: string,
+  value: JsonValue,
+): void {
   if (check.dialect === '2019-09' && typeof value !== 'boolean') {
     report(
       check,
-      path,
+      here(parent, key),
       'keyword-type',
       `\`$recursiveAnchor\` must be true or false, got ${show(value)}`,
       'use true, or remove it',
@@ -244,7 +280,7 @@ function checkRecursiveAnchor(check: ShapeCheck, path: PathLink | undefined, val
   ) {
     report(
       check,
-      path,
+      here(parent, key),
       'keyword-type',
       `\`$recursiveAnchor\` must be an anchor name in 2020-12, got ${show(value)}`,
       'use "$dynamicAnchor" instead',
@@ -281,36 +317,40 @@ function checkKeyword(
   check: ShapeCheck,
   parent: PathLink | undefined,
   keyword: string,
+  shape: KeywordShape,
   value: JsonValue,
   inProperty: boolean,
 ): void {
-  const shape = KEYWORD_SHAPES.get(keyword)
-  if (shape === undefined) return
-  const path: PathLink = { parent, key: keyword }
   const expectation = SHAPE_EXPECTATIONS[shape]
   if (expectation !== undefined && !expectation[0](value)) {
     const hint =
       keyword === 'exclusiveMinimum' || keyword === 'exclusiveMaximum'
         ? `draft-04's boolean form is gone: write "${keyword}": <the bound> instead of minimum/maximum`
         : `make it ${expectation[1]}`
-    report(check, path, 'keyword-type', `\`${keyword}\` must be ${expectation[1]}, got ${show(value)}`, hint)
+    report(
+      check,
+      here(parent, keyword),
+      'keyword-type',
+      `\`${keyword}\` must be ${expectation[1]}, got ${show(value)}`,
+      hint,
+    )
     return
   }
   switch (shape) {
     case 'type':
-      checkType(check, path, value)
+      checkType(check, parent, keyword, value)
       return
     case 'required':
-      checkRequired(check, path, value, inProperty)
+      checkRequired(check, parent, keyword, value, inProperty)
       return
     case 'enum':
-      checkEnum(check, path, value)
+      checkEnum(check, parent, keyword, value)
       return
     case 'regex':
       if (typeof value !== 'string')
         report(
           check,
-          path,
+          here(parent, keyword),
           'keyword-type',
           `\`pattern\` must be a string, got ${show(value)}`,
           'write the regular expression as a string',
@@ -318,7 +358,7 @@ function checkKeyword(
       else if (!compilesAsRegex(value))
         report(
           check,
-          path,
+          here(parent, keyword),
           'pattern-invalid',
           `${show(value)} is not a valid regular expression (ECMA-262, unicode mode)`,
           'fix the expression; DeepSeek rejects the whole request over an invalid pattern',
@@ -328,18 +368,18 @@ function checkKeyword(
       if (typeof value !== 'string')
         report(
           check,
-          path,
+          here(parent, keyword),
           'keyword-type',
           `\`$ref\` must be a string, got ${show(value)}`,
           'e.g. "$ref": "#/$defs/Item"',
         )
-      else checkRef(check, path, value)
+      else checkRef(check, parent, keyword, value)
       return
     case 'dialect':
       if (typeof value !== 'string' || dialectOf(value) === undefined) {
         report(
           check,
-          path,
+          here(parent, keyword),
           'schema-dialect-unknown',
           `\`$schema\` ${show(value)} is not a dialect this check knows`,
           'remove `$schema`, or use draft-07, 2019-09 or 2020-12',
@@ -350,25 +390,25 @@ function checkKeyword(
       if (Array.isArray(value) && (check.dialect === '2020-12' || value.length === 0)) {
         report(
           check,
-          path,
+          here(parent, keyword),
           'keyword-type',
           '`items` must be a single schema here',
           'use "items": <schema>, or "prefixItems": [...] for a tuple',
         )
-      } else if (!Array.isArray(value)) checkSchemaValue(check, path, value)
+      } else if (!Array.isArray(value)) checkSchemaValue(check, parent, keyword, value)
       return
     case 'schema':
-      checkSchemaValue(check, path, value)
+      checkSchemaValue(check, parent, keyword, value)
       return
     case 'dependencies':
-      checkDependencies(check, path, value as JsonObject)
+      checkDependencies(check, parent, keyword, value as JsonObject)
       return
     case 'id':
       // 2019-09 moved plain-name fragments from `$id` to `$anchor`; their meta-schemas refuse `"$id": "#name"`.
       if (check.dialect !== 'draft-07' && /#./.test(value as string)) {
         report(
           check,
-          path,
+          here(parent, keyword),
           'keyword-type',
           `\`$id\` ${show(value)} has a fragment, which ${check.dialect} does not allow`,
           'name the place with "$anchor" instead',
@@ -379,7 +419,7 @@ function checkKeyword(
       if (!ANCHOR_NAMES[check.dialect].test(value as string)) {
         report(
           check,
-          path,
+          here(parent, keyword),
           'keyword-type',
           `\`${keyword}\` ${show(value)} is not a plain name`,
           'start with a letter and use only letters, digits, "-", "." and "_"',
@@ -387,14 +427,14 @@ function checkKeyword(
       }
       return
     case 'recursive-anchor':
-      checkRecursiveAnchor(check, path, value)
+      checkRecursiveAnchor(check, parent, keyword, value)
       return
     case 'pattern-schema-map':
       for (const pattern of Object.keys(value as JsonObject)) {
         if (!compilesAsRegex(pattern))
           report(
             check,
-            at(path, pattern),
+            at(here(parent, keyword), pattern),
             'pattern-invalid',
             `${show(pattern)} is not a valid regular expression`,
             'fix the expression',
@@ -406,33 +446,64 @@ function checkKeyword(
   }
 }
 
-interface PendingNode {
-  readonly path: PathLink | undefined
+/** A schema still to check; it is also the path link of its own keywords, so it costs one allocation. */
+interface PendingNode extends PathLink {
   readonly node: JsonValue
   readonly inProperty: boolean
 }
 
 /** One visit per schema node, on an explicit stack: nesting as deep as the size limits admit is fine. */
-function checkNodes(check: ShapeCheck, root: PendingNode): void {
-  const pending: PendingNode[] = [root]
-  while (pending.length > 0) {
-    const { path, node, inProperty } = pending.pop()!
-    check.meter?.count('check-node')
-    if (!isJsonObject(node)) {
-      checkSchemaValue(check, path, node)
-      continue
-    }
-    for (const keyword of Object.keys(node)) checkKeyword(check, path, keyword, node[keyword]!, inProperty)
-    const first = pending.length
-    forEachSubschema(node, (schema, keyword, member) => {
-      const keywordPath: PathLink = { parent: path, key: keyword }
-      const subPath = member === undefined ? keywordPath : { parent: keywordPath, key: member }
+function checkNodes(
+  check: ShapeCheck,
+  root: JsonValue,
+  rootPath: PathLink | undefined,
+  inProperty: boolean,
+): void {
+  const pending: PendingNode[] = []
+  let path = rootPath
+  let node = root
+  let underProperties = inProperty
+  // Members of one list or map keyword share one link for the keyword.
+  let keyword: string | undefined
+  let keywordLink: PathLink | undefined
+  // One closure per walk (not per node) collects each node's nested schemas onto the stack.
+  const visit = (schema: JsonValue, holder: string, member: string | number | undefined): void => {
+    const inProperties = holder === 'properties'
+    if (member === undefined) {
+      // The keyword's own value was checked as the keyword.
       if (isJsonObject(schema))
-        pending.push({ path: subPath, node: schema, inProperty: keyword === 'properties' })
-      // A list or map member that is not an object; a keyword's own value was checked as the keyword above.
-      else if (member !== undefined) checkSchemaValue(check, subPath, schema)
-    })
-    reverseFrom(pending, first)
+        pending.push({ parent: path, key: holder, node: schema, inProperty: inProperties })
+      return
+    }
+    if (keyword !== holder) {
+      keyword = holder
+      keywordLink = { parent: path, key: holder }
+    }
+    if (isJsonObject(schema))
+      pending.push({ parent: keywordLink, key: member, node: schema, inProperty: inProperties })
+    else checkSchemaValue(check, keywordLink, member, schema)
+  }
+  while (true) {
+    check.meter?.count('check-node')
+    if (!isJsonObject(node)) reportNotSchema(check, path, node)
+    else {
+      keyword = undefined
+      const first = pending.length
+      for (const name of Object.keys(node)) {
+        const shape = KEYWORD_SHAPES.get(name)
+        if (shape === undefined) continue
+        const value = node[name]!
+        checkKeyword(check, path, name, shape, value, underProperties)
+        subschemasAt(name, shape, value, visit)
+      }
+      // Reversed, so violations come out in document order, as a recursive walk would report them.
+      reverseFrom(pending, first)
+    }
+    const next = pending.pop()
+    if (next === undefined) return
+    path = next
+    node = next.node
+    underProperties = next.inProperty
   }
 }
 
@@ -449,6 +520,6 @@ export function checkSchemaShape(
   const declared = isJsonObject(document) ? ownValue(document, '$schema') : undefined
   const dialect = (typeof declared === 'string' && dialectOf(declared)) || 'draft-07'
   const check: ShapeCheck = { dialect, violations: [], refs: localRefs(document), meter }
-  checkNodes(check, { path: linkOf(basePath), node: schema, inProperty: basePath.length > 0 })
+  checkNodes(check, schema, linkOf(basePath), basePath.length > 0)
   return check.violations
 }

@@ -43,6 +43,7 @@ class Pending {
 }
 
 const MAX_REPORTED = 50
+const SCAN_DEPTH = 32
 
 /** The pointer of `at`, or of its member `childKey`. */
 function pointerOf(at: Pending, childKey?: string | number): string {
@@ -98,9 +99,11 @@ class SnapshotWalk {
   /**
    * The containers on the path to the one being read, for the cycle check. Containers are read depth-first, so
    * reading one at depth d closes every container at depth d or deeper: `open[i]` is the open container at depth i + 1.
+   * Scanning `open` is cheaper than a set at the depths schemas have; past `SCAN_DEPTH` a set takes over, so a deep
+   * input stays linear.
    */
-  private readonly ancestors = new Set<object>()
   private readonly open: object[] = []
+  private deepAncestors: Set<object> | undefined = undefined
   private readonly stack: Pending[] = []
 
   private readonly limits: SizeLimits
@@ -125,7 +128,10 @@ class SnapshotWalk {
     this.readMember(top, 0, input)
     while (this.stack.length > 0 && !this.stopped) {
       const pending = this.stack.pop()!
-      while (this.open.length >= pending.depth) this.ancestors.delete(this.open.pop()!)
+      while (this.open.length >= pending.depth) {
+        const closed = this.open.pop()!
+        this.deepAncestors?.delete(closed)
+      }
       try {
         this.readContainer(pending)
       } catch (error) {
@@ -220,7 +226,7 @@ class SnapshotWalk {
       this.stop(pointerOf(pending), 'too-deep', `nesting is deeper than ${this.limits.maxDepth} levels`)
       return
     }
-    if (this.ancestors.has(value)) {
+    if (this.deepAncestors === undefined ? this.open.includes(value) : this.deepAncestors.has(value)) {
       this.report(
         pointerOf(pending),
         'cycle',
@@ -249,8 +255,9 @@ class SnapshotWalk {
       this.stop(pointerOf(pending), 'too-large', `the schema has more than ${this.limits.maxNodes} values`)
       return
     }
-    this.ancestors.add(value)
     this.open.push(value)
+    if (this.deepAncestors !== undefined) this.deepAncestors.add(value)
+    else if (this.open.length > SCAN_DEPTH) this.deepAncestors = new Set(this.open)
     const first = this.stack.length
     if (isArray) this.readArray(pending, value, keys)
     else this.readObject(pending, value, keys)

@@ -1,5 +1,5 @@
 import { isJsonObject, type JsonObject, type JsonValue } from './json-value.ts'
-import { KEYWORD_SHAPES } from './keywords.ts'
+import { KEYWORD_SHAPES, type KeywordShape } from './keywords.ts'
 
 /** A schema nested in another, and the path from its parent to it. */
 export interface Subschema {
@@ -25,22 +25,30 @@ export type SubschemaVisitor = (
 export function forEachSubschema(node: JsonObject, visit: SubschemaVisitor): void {
   for (const keyword of Object.keys(node)) {
     const shape = KEYWORD_SHAPES.get(keyword)
-    if (shape === undefined) continue
-    const value = node[keyword]!
-    if (shape === 'schema' || (shape === 'schema-or-schema-list' && !Array.isArray(value))) {
-      visit(value, keyword, undefined)
-    } else if (shape === 'schema-list' || shape === 'schema-or-schema-list') {
-      if (Array.isArray(value))
-        for (let index = 0; index < value.length; index++) visit(value[index]!, keyword, index)
-    } else if (
-      (shape === 'schema-map' || shape === 'pattern-schema-map' || shape === 'dependencies') &&
-      isJsonObject(value)
-    ) {
-      for (const name of Object.keys(value)) {
-        const schema = value[name]!
-        // `dependencies` maps a name to a schema or to a list of names; only the schemas are nested schemas.
-        if (shape !== 'dependencies' || !Array.isArray(schema)) visit(schema, keyword, name)
-      }
+    if (shape !== undefined) subschemasAt(keyword, shape, node[keyword]!, visit)
+  }
+}
+
+/** The schemas one keyword of a node holds (see `forEachSubschema`), for a walker that reads the keywords itself. */
+export function subschemasAt(
+  keyword: string,
+  shape: KeywordShape,
+  value: JsonValue,
+  visit: SubschemaVisitor,
+): void {
+  if (shape === 'schema' || (shape === 'schema-or-schema-list' && !Array.isArray(value))) {
+    visit(value, keyword, undefined)
+  } else if (shape === 'schema-list' || shape === 'schema-or-schema-list') {
+    if (Array.isArray(value))
+      for (let index = 0; index < value.length; index++) visit(value[index]!, keyword, index)
+  } else if (
+    (shape === 'schema-map' || shape === 'pattern-schema-map' || shape === 'dependencies') &&
+    isJsonObject(value)
+  ) {
+    for (const name of Object.keys(value)) {
+      const schema = value[name]!
+      // `dependencies` maps a name to a schema or to a list of names; only the schemas are nested schemas.
+      if (shape !== 'dependencies' || !Array.isArray(schema)) visit(schema, keyword, name)
     }
   }
 }

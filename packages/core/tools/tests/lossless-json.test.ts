@@ -95,6 +95,21 @@ describe('parameters must be lossless JSON', () => {
     expect(found(node)).toEqual([['/properties/self', 'cycle']])
   })
 
+  it('finds a cycle that closes deep in the schema, and a DAG shared deep in it is not one', () => {
+    // The check scans the open containers at shallow depths and keeps a set past them: both must see the cycle.
+    for (const depth of [3, 40, 300]) {
+      const root = nested(depth)
+      let innermost = root
+      for (let level = 0; level < depth; level++)
+        innermost = (innermost.properties as Record<string, Record<string, unknown>>).p!
+      const shared = { type: 'string' }
+      innermost.properties = { back: root, again: shared, twice: shared }
+      innermost.type = 'object'
+      const pointer = `${'/properties/p'.repeat(depth)}/properties/back`
+      expect(found(root)).toEqual([[pointer, 'cycle']])
+    }
+  })
+
   it('accepts the same schema object shared in two places (a DAG is not a cycle)', () => {
     const text = { type: 'string' }
     const parameters = { type: 'object', properties: { a: text, b: text } }

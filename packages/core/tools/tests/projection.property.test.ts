@@ -215,6 +215,48 @@ describe('normalization', () => {
     expectRoundTrip(schema, { limit: 3 })
   })
 
+  it('round trip: JSON text of a value no branch holds stays the string it is (FC_SEED=1481028727, 1016)', () => {
+    // openai-strict and Gemini send the tuple as JSON text: `"[false]"` parses to an array, but no [string, integer].
+    const tuple = {
+      type: 'object',
+      properties: {
+        meta: {
+          anyOf: [
+            { anyOf: [{ type: 'string' }, { type: 'string', minLength: 2 }] },
+            { type: 'string', format: 'date' },
+            { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] },
+          ],
+        },
+      },
+      required: ['meta'],
+    }
+    for (const meta of ['[false]', '[1,"2"]', '["a","b"]', '[1]']) expectRoundTrip(tuple, { meta })
+    expectRoundTrip(tuple, { meta: ['a', 1] })
+    // The array branch of a type list, an enum and a `$ref`'d closed object, each sent as JSON text somewhere.
+    const mixed = {
+      type: 'object',
+      properties: {
+        a: {
+          anyOf: [
+            { type: ['string', 'array'], items: { type: 'string' } },
+            { enum: [1, 2, 3] },
+            { allOf: [{ $ref: '#/$defs/Point' }], description: 'ref' },
+          ],
+        },
+      },
+      $defs: {
+        Point: {
+          type: 'object',
+          properties: { x: { type: 'number' }, y: { type: 'number' } },
+          required: ['x', 'y'],
+          additionalProperties: false,
+        },
+      },
+    }
+    for (const a of ['[1,"2"]', '5', '{"x":1}', '{"x":1,"y":2,"z":3}']) expectRoundTrip(mixed, { a })
+    for (const a of [['p'], 2, { x: 1, y: 2 }]) expectRoundTrip(mixed, { a })
+  })
+
   it('never changes a string slot, whatever JSON text it holds', { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(

@@ -55,6 +55,19 @@ function longStrings(_n: number): JsonObject {
   }
 }
 
+/** A string beside a tuple, which strict routes take as JSON text: parsed text is checked against the tuple. */
+function textUnion(_n: number): JsonObject {
+  const lists = { type: 'array', items: { type: 'integer' } }
+  return {
+    type: 'object',
+    properties: {
+      a: {
+        anyOf: [{ type: 'string' }, { type: 'array', items: [{ type: 'integer' }], additionalItems: lists }],
+      },
+    },
+  }
+}
+
 function redos(_n: number): JsonObject {
   return { type: 'object', properties: { a: { type: 'string', pattern: '^(a|a)*$' } } }
 }
@@ -70,6 +83,7 @@ const VALID: Record<string, (n: number) => unknown> = {
   },
   hugeEnum: (n) => `v${n - 1}`,
   redos: (n) => 'a'.repeat(n),
+  textUnion: (n) => JSON.stringify([0, ...Array.from({ length: n }, (_, i) => [i, i])]),
   longStrings: (n) => ({ text: `${'{"x":'.repeat(n)}${'y'.repeat(100 * n)}` }),
 }
 
@@ -80,6 +94,7 @@ const FAMILIES: Record<string, { schema: (n: number) => JsonObject; base: number
   deepNesting: { schema: deepNesting, base: 40 },
   hugeEnum: { schema: hugeEnum, base: 200 },
   redos: { schema: redos, base: 200 },
+  textUnion: { schema: textUnion, base: 200 },
   longStrings: { schema: longStrings, base: 200 },
 }
 

@@ -1,8 +1,9 @@
 import { defineOwn, type JsonValue } from '../json-value.ts'
 import type { Decoder } from '../projection/types.ts'
 import type { WorkMeter } from '../work-meter.ts'
+import { fitsShape } from './declared-shape.ts'
 import { ARRAY, OBJECT, SlotShapes, STRING } from './slot-shape.ts'
-import { decoderFor, IDENTITY, typeBit } from './union-reading.ts'
+import { decoderFor, IDENTITY } from './union-reading.ts'
 
 /**
  * Reads wire-shaped arguments back into the declared shape in one pass, without a validator: the exact inverse of
@@ -166,7 +167,10 @@ class Reader {
       }
       if (decoder.kind === 'json-text-of') {
         const parsed = parseJsonText(value)
-        sink.receive(key, typeBit(parsed) & decoder.admits ? parsed : value)
+        const { declared } = decoder
+        const shape = declared === undefined ? undefined : this.shapes.shapeOf(declared)
+        const fits = parsed !== value && fitsShape(parsed, shape, (value as string).length, this.meter)
+        sink.receive(key, fits ? parsed : value)
         return
       }
       const parsed = this.shapes.parsesStrings(slot)

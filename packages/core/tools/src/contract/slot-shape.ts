@@ -1,6 +1,7 @@
 import { parsePointer } from '../json-pointer.ts'
 import { isJsonObject, type JsonObject, type JsonValue, ownValue } from '../json-value.ts'
 import type { WorkMeter } from '../work-meter.ts'
+import { declaredShape, type Shape } from './declared-shape.ts'
 
 /**
  * What the declared schema admits at one argument slot, and which declared node governs each slot below it: the
@@ -63,6 +64,7 @@ export class SlotShapes {
   private readonly containers = new WeakMap<object, Map<number, JsonObject | null>>()
   private readonly looks = new WeakMap<object, boolean>()
   private readonly belowLooks = new WeakMap<object, boolean>()
+  private readonly compiled = new WeakMap<object, Shape>()
   private readonly watches = new WeakMap<
     object,
     { readonly keys: readonly string[]; readonly others: boolean }
@@ -285,6 +287,16 @@ export class SlotShapes {
       this.belowLooks.set(container, result)
     }
     return result
+  }
+
+  /**
+   * What `node` admits as far as a structural check tells (`declared-shape.ts`), for a union that reads a string as
+   * JSON text only when it parses to such a value. Compiled on first use, each node once, `$ref`s followed here.
+   */
+  shapeOf(node: Node): Shape {
+    const known = isJsonObject(node) ? this.compiled.get(node) : undefined
+    if (known !== undefined) return known
+    return declaredShape({ resolve: (ref) => this.target(ref), memo: this.compiled, meter: this.meter }, node)
   }
 
   /** Whether a string at `slot` may be a stringified container: the slot admits one, and no string. */

@@ -1,3 +1,4 @@
+import type { JsonValue } from '../json-value.ts'
 import type { Decoder } from '../projection/types.ts'
 import { ARRAY, OBJECT, STRING } from './slot-shape.ts'
 
@@ -7,8 +8,10 @@ import { ARRAY, OBJECT, STRING } from './slot-shape.ts'
  * reading never tries one reading per branch (which doubles per nested union). Where the branches disagree:
  *
  * - a string is parsed as JSON text when every branch for strings was sent as JSON text; when another branch takes
- *   strings as they are, only when it parses to a value of a type some branch declares (a string that is not such
- *   JSON text stays the string it is; `"\"x\""` reads as `"x"` only beside a branch that declares strings);
+ *   strings as they are, only when it parses to a value that fits the declared union's shape (`declared-shape.ts`:
+ *   types, tuples and items, required keys, bounds), so a string that is not such JSON text stays the string it is
+ *   (`"[false]"` beside a string branch and a tuple of string and integer; `"\"x\""` reads as `"x"` only beside a
+ *   branch that admits that string);
  * - an object or array gets every branch's decoding, merged key by key (a key's decoders merge the same way). An
  *   object gets only the decodings whose wire object requires no key it lacks: it cannot have been sent for the
  *   others, and their decoding of a key the branch it was sent for keeps as it is (JSON text for an any-JSON
@@ -19,8 +22,8 @@ type UnionDecoder = Extract<Decoder, { kind: 'union' }>
 type ObjectDecoder = Extract<Decoder, { kind: 'object' }>
 type ArrayDecoder = Extract<Decoder, { kind: 'array' }>
 
-/** A decoder, or the reading of a string that may be JSON text: parsed only into a value of one of `admits`. */
-export type Reading = Decoder | { readonly kind: 'json-text-of'; readonly admits: number }
+/** A decoder, or the reading of a string that may be JSON text: parsed only into a value `declared` admits. */
+export type Reading = Decoder | { readonly kind: 'json-text-of'; readonly declared: JsonValue | undefined }
 
 export const IDENTITY: Decoder = Object.freeze({ kind: 'identity' })
 const JSON_TEXT: Decoder = Object.freeze({ kind: 'json-text' })
@@ -100,13 +103,6 @@ function mergeArrays(decoders: readonly ArrayDecoder[]): Decoder {
   return { kind: 'array', prefix, items: unionOf(decoders.map((decoder) => decoder.items)) }
 }
 
-/** The JSON type of `value` as one bit. */
-export function typeBit(value: unknown): number {
-  if (value === null) return TYPE_BITS.null!
-  if (Array.isArray(value)) return ARRAY
-  return TYPE_BITS[typeof value] ?? 0
-}
-
 /** The decoding a value of JSON type `kind` (one bit) gets at `decoder`: a union resolved to one of the other kinds. */
 export function decoderFor(decoder: Decoder, kind: number, value?: unknown): Reading {
   if (decoder.kind !== 'union') return decoder
@@ -137,16 +133,13 @@ function resolveUnion(union: UnionDecoder, kind: number): Reading {
     for (const index of taking) {
       // A nested union is as deep as the projection's own depth bound (`maxDepth`), so this recursion is bounded too.
       const reading = decoderFor(union.branches[index]!, kind)
+      // A nested union that parses only some strings keeps the others as they are.
       if (reading.kind === 'json-text' || reading.kind === 'json-text-of') text = true
-      else keeps = true
+      if (reading.kind !== 'json-text') keeps = true
     }
     if (!text) return IDENTITY
     if (!keeps) return JSON_TEXT
-    const declared = union.branches.reduce(
-      (bits, _branch, index) => bits | kindsOf(IDENTITY, union.declaredTypes?.[index]),
-      0,
-    )
-    return { kind: 'json-text-of', admits: declared }
+    return { kind: 'json-text-of', declared: union.declared }
   }
   if (kind === OBJECT) {
     const { objects } = objectBranches(union)

@@ -33,8 +33,6 @@ interface Walk {
   readonly refs: LocalRefs
   /** `declaredAdmitsNull` per declared node, so shared `$ref` targets are judged once per projection. */
   readonly admitsNull: WeakMap<object, boolean>
-  /** `branchTypes` per declared node, so a union nested `d` deep is walked once, not once per level above it. */
-  readonly branchTypes: WeakMap<object, readonly JsonType[] | undefined>
   readonly meter: WorkMeter | undefined
   budget: number
   /** Schema levels entered now, and the most allowed (see `ProjectionOptions.maxDepth`). */
@@ -371,78 +369,13 @@ function foldNullBranch(
     return enumAsText(walk, folded, [...values, null], pointer)
   const projected = projectSchema(walk, folded, pointer)
   return isJsonObject(projected.wire) && projected.decoder.kind !== 'json-text'
-    ? { wire: { ...projected.wire, nullable: true }, decoder: alsoDeclaresNull(projected.decoder) }
+    ? { wire: { ...projected.wire, nullable: true }, decoder: declaring(projected.decoder, node) }
     : projected
 }
 
-/**
- * The JSON types a declared union branch takes (`undefined`: any, or behind a `$ref`): its own keywords', or for a
- * nested union its branches' together. A nested union read as "any" would let its string branch's values that are
- * JSON text of some other type be parsed (`"{}"` beside `anyOf: [string, integer]`). Nested unions are walked
- * post-order on an explicit stack, memoized per node for the projection.
- */
-function branchTypes(walk: Walk, branch: JsonValue): readonly JsonType[] | undefined {
-  if (!isJsonObject(branch) || unionBranches(branch).length === 0) return leafTypes(branch)
-  const memo = walk.branchTypes
-  if (memo.has(branch)) return memo.get(branch)
-  const entered = new Set<object>()
-  const stack: JsonObject[] = [branch]
-  while (stack.length > 0) {
-    const node = stack[stack.length - 1]!
-    if (memo.has(node)) {
-      stack.pop()
-      continue
-    }
-    const nested = unionBranches(node)
-    if (!entered.has(node)) {
-      entered.add(node)
-      walk.meter?.count('projection-helper')
-      for (const part of nested)
-        if (isJsonObject(part) && unionBranches(part).length > 0 && !memo.has(part) && !entered.has(part))
-          stack.push(part)
-      continue
-    }
-    stack.pop()
-    memo.set(node, typesOf(nested, memo))
-  }
-  return memo.get(branch)
-}
-
-/** The types of a node with no union of its own (or one behind a `$ref`, which counts as any). */
-function leafTypes(node: JsonValue): readonly JsonType[] | undefined {
-  if (!isJsonObject(node)) return node === false ? [] : undefined
-  return node.$ref === undefined ? wireTypes(node) : undefined
-}
-
-/** The types `parts` take together; a nested union not in `memo` (still being entered: a cycle) counts as any. */
-function typesOf(
-  parts: readonly JsonValue[],
-  memo: WeakMap<object, readonly JsonType[] | undefined>,
-): readonly JsonType[] | undefined {
-  const types = new Set<JsonType>()
-  for (const part of parts) {
-    const of = isJsonObject(part) && unionBranches(part).length > 0 ? memo.get(part) : leafTypes(part)
-    if (of === undefined) return undefined
-    for (const type of of) types.add(type)
-  }
-  return [...types]
-}
-
-/**
- * The branches of a node's own `anyOf` and `oneOf` (both must hold, so together they bound its types); none behind a
- * `$ref`, whose target is not followed here.
- */
-function unionBranches(node: JsonObject): readonly JsonValue[] {
-  if (node.$ref !== undefined) return []
-  return [...(Array.isArray(node.anyOf) ? node.anyOf : []), ...(Array.isArray(node.oneOf) ? node.oneOf : [])]
-}
-
-/** A union decoder whose declared types also say null: the `{ type: "null" }` branch folded into `nullable`. */
-function alsoDeclaresNull(decoder: Decoder): Decoder {
-  if (decoder.kind !== 'union' || decoder.declaredTypes === undefined) return decoder
-  // The types are read as one set across branches, so saying it on the first branch says it for the union.
-  const [first, ...rest] = decoder.declaredTypes
-  return { ...decoder, declaredTypes: [first === undefined ? undefined : [...first, 'null'], ...rest] }
+/** A union decoder that admits what `declared` does: the union with its `{ type: "null" }` branch folded away. */
+function declaring(decoder: Decoder, declared: JsonObject): Decoder {
+  return decoder.kind === 'union' ? { ...decoder, declared } : decoder
 }
 
 function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', pointer: string): Projected {
@@ -522,7 +455,7 @@ function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', 
         kind: 'union',
         branches: projected.map((p) => p.decoder),
         types: projected.map((p) => wireTypes(p.wire)),
-        declaredTypes: branches.map((branch) => branchTypes(walk, branch)),
+        declared: node,
       }
   return { wire, decoder }
 }
@@ -1063,7 +996,6 @@ export function createWalk(
     changes: [],
     expanding: new Set(),
     admitsNull: new WeakMap(),
-    branchTypes: new WeakMap(),
     meter,
     budget,
     depth: 0,

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../json-value.ts'
+import type { JsonObject, JsonValue } from '../json-value.ts'
 
 /** The model routes DSH users run, plus `dsh-subset`: exactly what DSH's own `assertSupportedJsonSchema` accepts. */
 export type ProfileId =
@@ -73,10 +73,10 @@ export type Decoder =
        */
       readonly types?: readonly (readonly string[] | undefined)[] | undefined
       /**
-       * The JSON types each branch's declared schema takes (`undefined`: any): a string that one branch takes as it
-       * is and another as JSON text is parsed only when it parses to a type the JSON-text branch declares.
+       * The declared schema node of the union (absent: any value): a string that one branch takes as it is and
+       * another as JSON text is parsed only when it parses to a value that fits it (`contract/declared-shape.ts`).
        */
-      readonly declaredTypes?: readonly (readonly string[] | undefined)[] | undefined
+      readonly declared?: JsonValue | undefined
     }
 
 export interface Projection {
