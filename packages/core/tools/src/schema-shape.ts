@@ -79,12 +79,18 @@ function isCount(value: JsonValue): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0
 }
 
+/** Below this many items, comparing each pair is cheaper than building a set (and allocates nothing). */
+const PAIRWISE_LIMIT = 12
+
+function allDistinct(values: readonly unknown[]): boolean {
+  if (values.length > PAIRWISE_LIMIT) return new Set(values).size === values.length
+  for (let i = 1; i < values.length; i++)
+    for (let j = 0; j < i; j++) if (values[i] === values[j]) return false
+  return true
+}
+
 function isUniqueStringList(value: JsonValue): value is string[] {
-  return (
-    Array.isArray(value) &&
-    value.every((item) => typeof item === 'string') &&
-    new Set(value).size === value.length
-  )
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') && allDistinct(value)
 }
 
 function compilesAsRegex(pattern: string): boolean {
@@ -204,10 +210,9 @@ function checkRef(check: ShapeCheck, parent: PathLink | undefined, key: string, 
 
 /** Whether no two values are equal as JSON; strings, the usual enum, compare as they are. */
 function distinctAsJson(values: readonly JsonValue[]): boolean {
-  const texts = values.every((item) => typeof item === 'string')
-    ? new Set(values)
-    : new Set(values.map((item) => jsonText(item, true)))
-  return texts.size === values.length
+  return allDistinct(
+    values.every((item) => typeof item === 'string') ? values : values.map((item) => jsonText(item, true)),
+  )
 }
 
 function checkEnum(check: ShapeCheck, parent: PathLink | undefined, key: string, value: JsonValue): void {
