@@ -49,6 +49,30 @@ describe('projection', () => {
     )
   })
 
+  it('is idempotent on a single-member allOf that shares keys with its parent (FC_SEED=159)', () => {
+    const vocabulary = { 'https://json-schema.org/draft/2020-12/vocab/core': true }
+    const members: JsonObject[] = [
+      // The same value, or metadata: merged (the parent's `$vocabulary` used to be dropped, the member's sent).
+      { type: 'string', allOf: [{ $vocabulary: vocabulary }], $vocabulary: vocabulary },
+      { allOf: [{ dependentSchemas: {} }], dependentSchemas: {} },
+      { type: 'number', $id: 'urn:a', allOf: [{ $id: 'urn:b', maximum: 3 }] },
+      // Constrained differently: sent only while the parent's key is on the wire too, else spilled.
+      { maximum: 5, allOf: [{ maximum: 3 }] },
+      { type: 'string', contentSchema: { type: 'number' }, allOf: [{ contentSchema: { type: 'string' } }] },
+    ]
+    for (const a of members) {
+      const schema: JsonObject = { type: 'object', properties: { a } }
+      for (const p of PROFILE_IDS) {
+        const first = projectParameters(schema, p)
+        const again = projectParameters(first.wire, p)
+        expect(again.wire, `${p}: ${JSON.stringify(first.wire)}`).toBe(first.wire)
+        expect(again.changes).toEqual([])
+      }
+    }
+    const wire = projectParameters({ type: 'object', properties: { a: members[0]! } }, 'deepseek').wire
+    expect(wire.properties).toEqual({ a: { type: 'string' } })
+  })
+
   it('every wire schema meets its profile contract', { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(accepted, profile, (schema, p) => {

@@ -2,6 +2,7 @@ import { toPointer } from '../json-pointer.ts'
 import { containsKey, defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
 import { type LocalRefs, localRefs, resolveLocalRef } from '../local-refs.ts'
 import type { WorkMeter } from '../work-meter.ts'
+import { sameJson } from './canonical.ts'
 import { meetsName, type Renames, renameAll } from './names.ts'
 import { admitsNull, widenToNullable } from './nullable.ts'
 import type { ProfileRules } from './profiles.ts'
@@ -494,12 +495,32 @@ function spillWhole(walk: Walk, node: JsonObject, pointer: string, keyword: stri
   )
 }
 
+/**
+ * `allOf: [member]` merged into its parent. A key both hold may have the same value, or be one that constrains
+ * nothing (metadata, an annotation, not vocabulary: the parent's describes this use, and metadata is dropped
+ * anyway); the merge is refused only when both constrain a key differently. (`projectTyped` sends the allOf then
+ * only while such a key stays on the wire.)
+ */
 function mergeSingleAllOf(node: JsonObject): JsonObject | undefined {
-  const members = node.allOf
-  if (!Array.isArray(members) || members.length !== 1 || !isJsonObject(members[0])) return undefined
-  const member = members[0]
+  const member = singleMember(node.allOf)
+  if (member === undefined) return undefined
   const { allOf: _allOf, ...rest } = node
-  return Object.keys(member).some((key) => Object.hasOwn(rest, key)) ? undefined : { ...rest, ...member }
+  const shared = Object.keys(member).filter((key) => Object.hasOwn(rest, key))
+  if (shared.some((key) => constrains(key) && !sameJson(rest[key]!, member[key]!))) return undefined
+  const merged: JsonObject = { ...rest, ...member }
+  for (const key of shared) defineOwn(merged, key, rest[key])
+  return merged
+}
+
+/** The one member of an `allOf` of one schema object, or `undefined`. */
+function singleMember(members: JsonValue | undefined): JsonObject | undefined {
+  return Array.isArray(members) && members.length === 1 && isJsonObject(members[0]) ? members[0] : undefined
+}
+
+function constrains(keyword: string): boolean {
+  return (
+    isVocabulary(keyword) && !METADATA.has(keyword) && !(ANNOTATIONS as readonly string[]).includes(keyword)
+  )
 }
 
 /**
@@ -685,6 +706,12 @@ function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: 
     decoder = decoder.kind === 'identity' ? arrayResult : decoder
   }
   projectValueKeywords(walk, node, wire, spilled)
+  if (singleMember(wire.allOf) !== undefined && mergeSingleAllOf(wire) !== undefined) {
+    // A member `mergeSingleAllOf` refused for a key this node does not send (dropped or spilled): beside the keys it
+    // does send, the next projection would merge it, so it is spilled here (projecting stays idempotent).
+    spilled.set('allOf', wire.allOf!)
+    delete wire.allOf
+  }
   for (const [keyword] of spilled)
     note(
       walk,
