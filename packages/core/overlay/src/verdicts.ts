@@ -42,6 +42,9 @@ export class VerdictLedger {
   private readonly listeners = new Set<VerdictListener>()
   private forgotten = 0
 
+  /** One ledger kept for the process keeps this class's shape alive when every tools instance is gone (see `InstanceState`). */
+  static readonly keptShape = new VerdictLedger()
+
   record(verdict: ToolVerdict): void {
     const key = `${verdict.identity.source ?? ''}\u0000${verdict.identity.tool}`
     // Re-inserted, so iteration order is "most recently judged last" and eviction drops the oldest.

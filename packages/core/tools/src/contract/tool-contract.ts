@@ -119,16 +119,24 @@ function buildValidator(
 class CompiledToolContract implements ToolContract {
   readonly identity: ToolIdentity
   readonly declared: JsonObject
-  private readonly projections = new Map<ProfileId, Projection>()
   private readonly options: ContractOptions
-  private validator: CompiledValidator | undefined
-  private shapes: SlotShapes | undefined
+  /** Each built on first use: most contracts are projected for one route, many never validated. */
+  private projections: Map<ProfileId, Projection> | undefined = undefined
+  private validator: CompiledValidator | undefined = undefined
+  private shapes: SlotShapes | undefined = undefined
 
   constructor(declared: JsonObject, identity: ToolIdentity, options: ContractOptions) {
     this.declared = declared
     this.identity = identity
     this.options = options
   }
+
+  /**
+   * V8 keeps an object shape only while some object has it, and throws away optimized code built on a shape that
+   * died. One contract kept for the process keeps this class's shape alive when every tool of a runtime is gone (a
+   * reloaded plugin, a disposed runtime), so the next registrations stay on optimized code.
+   */
+  static readonly keptShape = new CompiledToolContract({ type: 'object', properties: {} }, { tool: '' }, {})
 
   get validatorProblem(): ValidatorProblem | undefined {
     return this.compiled().problem
@@ -147,6 +155,7 @@ class CompiledToolContract implements ToolContract {
   }
 
   projection(profile: ProfileId): Projection {
+    this.projections ??= new Map()
     let projection = this.projections.get(profile)
     if (projection === undefined) {
       const { projection: options, meter } = this.options
