@@ -2,6 +2,24 @@ import fc from 'fast-check'
 import type { JsonObject, JsonValue } from '../src/index.ts'
 import { objectOf } from './arbitraries.ts'
 
+/** cordis_define-like: a discriminated `oneOf` of closed objects. */
+export const DISCRIMINATED_ONE_OF: JsonObject = {
+  oneOf: [
+    {
+      type: 'object',
+      properties: { kind: { const: 'plugin' }, name: { type: 'string' } },
+      required: ['kind', 'name'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: { kind: { const: 'service' }, port: { type: 'integer' } },
+      required: ['kind'],
+      additionalProperties: false,
+    },
+  ],
+}
+
 /**
  * Tool schemas shaped like the ones MCP servers and plugins really emit (pydantic, zod-to-json-schema, OpenAPI
  * converters): nested objects, arrays and tuples, enums and consts, anyOf/oneOf (with and without a null branch),
@@ -183,23 +201,7 @@ function unionSchema(child: fc.Arbitrary<JsonValue>): fc.Arbitrary<JsonObject> {
     fc.constant<JsonObject>({ anyOf: [{ type: 'string' }, { type: 'integer' }] }),
     fc.constant<JsonObject>({ anyOf: [{ type: 'string' }, { type: 'string', minLength: 2 }] }),
     fc.constant<JsonObject>({ oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }),
-    // cordis_define-like: a discriminated oneOf of closed objects
-    fc.constant<JsonObject>({
-      oneOf: [
-        {
-          type: 'object',
-          properties: { kind: { const: 'plugin' }, name: { type: 'string' } },
-          required: ['kind', 'name'],
-          additionalProperties: false,
-        },
-        {
-          type: 'object',
-          properties: { kind: { const: 'service' }, port: { type: 'integer' } },
-          required: ['kind'],
-          additionalProperties: false,
-        },
-      ],
-    }),
+    fc.constant<JsonObject>(DISCRIMINATED_ONE_OF),
     fc.constant<JsonObject>({ type: 'string', anyOf: [{ minLength: 1 }, { pattern: '^x' }] }),
   )
 }

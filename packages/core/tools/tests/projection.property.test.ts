@@ -11,7 +11,13 @@ import {
   projectParameters,
 } from '../src/index.ts'
 import { objectOf, plausibleParameters } from './arbitraries.ts'
-import { mcpParameters, modelString, schemaAndValue, valueFor } from './projection-arbitraries.ts'
+import {
+  DISCRIMINATED_ONE_OF,
+  mcpParameters,
+  modelString,
+  schemaAndValue,
+  valueFor,
+} from './projection-arbitraries.ts'
 import { encodeForWire, hasStringAtJsonText, wireValid } from './projection-encode.ts'
 
 const TOOL = { tool: 'prop', source: 'fast-check' }
@@ -193,22 +199,7 @@ describe('normalization', () => {
         input: {
           anyOf: [
             { type: 'integer', minimum: -3, maximum: 37 },
-            {
-              oneOf: [
-                {
-                  type: 'object',
-                  properties: { kind: { const: 'plugin' }, name: { type: 'string' } },
-                  required: ['kind', 'name'],
-                  additionalProperties: false,
-                },
-                {
-                  type: 'object',
-                  properties: { kind: { const: 'service' }, port: { type: 'integer' } },
-                  required: ['kind'],
-                  additionalProperties: false,
-                },
-              ],
-            },
+            DISCRIMINATED_ONE_OF,
             {
               type: 'object',
               properties: { id: { type: 'boolean' }, input: {}, mode: { type: ['string', 'null'] } },
