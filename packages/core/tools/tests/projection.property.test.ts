@@ -79,6 +79,17 @@ describe('projection', () => {
     expect(wire.properties).toEqual({ a: { type: 'string' } })
   })
 
+  it('is idempotent on a constraint anyOf beside a oneOf that is sent as anyOf', () => {
+    // The oneOf's widened branch goes as an anyOf of JSON text; the constraint anyOf must not take that keyword.
+    const schema: JsonObject = { type: 'object', properties: { p: { oneOf: [{}], anyOf: [{}] } } }
+    const first = compileToolContract(schema, TOOL).projection('deepseek')
+    const again = projectParameters(first.wire, 'deepseek')
+    expect(again.wire, JSON.stringify(first.wire)).toBe(first.wire)
+    expect(again.decoder.kind).toBe('identity')
+    expect(again.changes).toEqual([])
+    expect(first.decoder.kind).toBe('object')
+  })
+
   it('every wire schema meets its profile contract', { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(accepted, profile, (schema, p) => {

@@ -398,6 +398,9 @@ function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', 
     if (!isJsonObject(base.wire) || base.decoder.kind === 'json-text') return base
     if (
       walk.rules.unions === 'any-of-and-one-of' &&
+      // The siblings can write this keyword themselves (a `oneOf` beside an `anyOf` sent as `anyOf`): placing the
+      // branches there would replace theirs, and the wire would lose what they say (a JSON-text branch, say).
+      !Object.hasOwn(base.wire, keyword) &&
       !containsKey(branches, '$ref') &&
       branches.every((branch) => isFlatConstraint(walk, branch))
     ) {
