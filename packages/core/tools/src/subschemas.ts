@@ -19,17 +19,20 @@ export type SubschemaVisitor = (
 
 /**
  * Visits every position of `node` where the vocabulary puts a schema, in document order. Values of the wrong
- * container type are skipped here; the shape check reports them. The one traversal definition every walker shares;
- * walkers on a hot path use it directly, so a node costs no allocation per nested schema.
+ * container type are skipped here; the shape check reports them. With `subschemasAt`, the one traversal definition
+ * every walker shares.
  */
-export function forEachSubschema(node: JsonObject, visit: SubschemaVisitor): void {
+function forEachSubschema(node: JsonObject, visit: SubschemaVisitor): void {
   for (const keyword of Object.keys(node)) {
     const shape = KEYWORD_SHAPES.get(keyword)
     if (shape !== undefined) subschemasAt(keyword, shape, node[keyword]!, visit)
   }
 }
 
-/** The schemas one keyword of a node holds (see `forEachSubschema`), for a walker that reads the keywords itself. */
+/**
+ * The schemas one keyword of a node holds (see `forEachSubschema`), for a walker that reads each keyword itself: the
+ * shape check visits them with no allocation per nested schema.
+ */
 export function subschemasAt(
   keyword: string,
   shape: KeywordShape,

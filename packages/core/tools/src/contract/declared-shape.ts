@@ -1,5 +1,6 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
 import type { WorkMeter } from '../work-meter.ts'
+import { ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING } from './json-type-bits.ts'
 
 /**
  * What a declared schema node admits, as far as a cheap structural check can tell: compiled once per node (when a
@@ -42,14 +43,7 @@ export interface Shape {
   readonly unions?: readonly (readonly Shape[])[] | undefined
 }
 
-const OBJECT = 1
-const ARRAY = 2
-const STRING = 4
-const NUMBER = 8
-const BOOLEAN = 16
-const NULL = 32
-const INTEGER = 64
-const ALL = 127
+const ALL = OBJECT | ARRAY | STRING | NUMBER | BOOLEAN | NULL | INTEGER
 
 const TYPE: ReadonlyMap<string, number> = new Map([
   ['object', OBJECT],

@@ -2,7 +2,8 @@ import { defineOwn, type JsonValue } from '../json-value.ts'
 import type { Decoder } from '../projection/types.ts'
 import type { WorkMeter } from '../work-meter.ts'
 import { fitsShape } from './declared-shape.ts'
-import { ARRAY, OBJECT, SlotShapes, STRING } from './slot-shape.ts'
+import { ARRAY, OBJECT, STRING } from './json-type-bits.ts'
+import { SlotShapes } from './slot-shape.ts'
 import { decoderFor, IDENTITY } from './union-reading.ts'
 
 /**

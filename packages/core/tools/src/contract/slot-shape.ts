@@ -2,6 +2,7 @@ import { parsePointer } from '../json-pointer.ts'
 import { isJsonObject, type JsonObject, type JsonValue, ownValue } from '../json-value.ts'
 import type { WorkMeter } from '../work-meter.ts'
 import { declaredShape, type Shape } from './declared-shape.ts'
+import { ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING } from './json-type-bits.ts'
 
 /**
  * What the declared schema admits at one argument slot, and which declared node governs each slot below it: the
@@ -12,13 +13,8 @@ import { declaredShape, type Shape } from './declared-shape.ts'
  * Every answer is memoized per schema node, and each is computed on an explicit stack, so a `$defs` chain of unions
  * of `$ref`s costs one visit per node however often its nodes are shared: linear in the schema, not in its unfolding.
  */
-export const OBJECT = 1
-export const ARRAY = 2
-export const STRING = 4
-const NUMBER = 8
-const BOOLEAN = 16
-const NULL = 32
-const ALL = 63
+// Integers count as numbers here: what matters is whether a string may be JSON text, not which number it holds.
+const ALL = OBJECT | ARRAY | STRING | NUMBER | BOOLEAN | NULL
 
 const TYPE_BITS: ReadonlyMap<string, number> = new Map([
   ['object', OBJECT],

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../json-value.ts'
 import type { Decoder } from '../projection/types.ts'
-import { ARRAY, OBJECT, STRING } from './slot-shape.ts'
+import { ARRAY, OBJECT, STRING } from './json-type-bits.ts'
 
 /**
  * Which decoding a union slot's value gets, decided by the value's JSON type (and an object's keys): the
