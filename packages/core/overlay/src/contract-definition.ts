@@ -36,7 +36,12 @@ export interface ContractBinding {
 
 type Presenter<A extends unknown[]> = ((args: unknown, ...rest: A) => unknown) | undefined
 
-function present<A extends unknown[]>(presenter: Presenter<A>, binding: ContractBinding): Presenter<A> {
+/** `presenter`, called as a method of `owner`, on the arguments read back into the declared shape. */
+function present<A extends unknown[]>(
+  presenter: Presenter<A>,
+  owner: object,
+  binding: ContractBinding,
+): Presenter<A> {
   if (presenter === undefined) return undefined
   return (args, ...rest) => {
     // Presenters must never fail a call: they get the best reading, or the raw arguments if even that fails.
@@ -45,7 +50,7 @@ function present<A extends unknown[]>(presenter: Presenter<A>, binding: Contract
       const profile = binding.profile()
       if (profile !== undefined) normalized = binding.contract.normalizeArguments(args, profile)
     } catch {}
-    return presenter(normalized, ...rest)
+    return presenter.call(owner, normalized, ...rest)
   }
 }
 
@@ -68,17 +73,17 @@ export function bindContract<D extends ArgumentConsumers>(definition: D, binding
         : contract.normalizeArguments(args, profile)
       return execute.call(definition, normalized, exec)
     }
-  if (presentCall !== undefined) bound.presentCall = present(presentCall.bind(definition), binding)
-  if (presentResult !== undefined) bound.presentResult = present(presentResult.bind(definition), binding)
+  if (presentCall !== undefined) bound.presentCall = present(presentCall, definition, binding)
+  if (presentResult !== undefined) bound.presentResult = present(presentResult, definition, binding)
   if (isConcurrencySafe !== undefined)
-    bound.isConcurrencySafe = present(isConcurrencySafe.bind(definition), binding)
+    bound.isConcurrencySafe = present(isConcurrencySafe, definition, binding)
   if (output !== undefined) {
     const { render, presentationMeta } = output
     bound.output = {
       ...output,
-      ...(render !== undefined && { render: present(render.bind(output), binding) }),
+      ...(render !== undefined && { render: present(render, output, binding) }),
       ...(presentationMeta !== undefined && {
-        presentationMeta: present(presentationMeta.bind(output), binding),
+        presentationMeta: present(presentationMeta, output, binding),
       }),
     }
   }

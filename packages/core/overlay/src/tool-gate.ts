@@ -96,21 +96,22 @@ export class ToolGate {
     throw new AggregateError(this.refusals, this.refusals.map((error) => error.message).join('\n'))
   }
 
+  /**
+   * Told when a tool's validator is compiled, at its first validated call, so always after its verdict, which the
+   * problem then replaces in the ledger (`judgeTool` compiles nothing). One per gate and path, not one per tool: a
+   * contract keeps its callback for as long as its tool is registered.
+   */
+  private readonly laterProblem = (problem: ValidatorProblem): void => this.validatorProblem(problem, false)
+  private readonly earlyProblem = (problem: ValidatorProblem): void => this.validatorProblem(problem, true)
+
   private judge(
     definition: RegisteredTool,
     registration: Registration,
     path: Path,
   ): Judgement<RegisteredTool> {
     const early = path === 'early'
-    // Found when the validator is first needed (a call), after this verdict: it then replaces it in the ledger.
-    let judged = false
-    let foundWhileJudging: ValidatorProblem | undefined
-    const onValidatorProblem = (problem: ValidatorProblem): void => {
-      if (!judged) foundWhileJudging = problem
-      else this.validatorProblem(problem, early)
-    }
+    const onValidatorProblem = early ? this.earlyProblem : this.laterProblem
     const judgement = judgeTool(definition, registration, this.options, onValidatorProblem)
-    judged = true
     if (judgement.kind === 'refused') {
       this.shown.set(definition, null)
       if (early) this.refusals.push(judgement.error)
@@ -120,7 +121,6 @@ export class ToolGate {
     }
     this.ledger.record(verdictOf(judgement, early))
     this.tell(judgement, path)
-    if (foundWhileJudging !== undefined) this.validatorProblem(foundWhileJudging, early)
     return judgement
   }
 

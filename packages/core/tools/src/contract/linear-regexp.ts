@@ -1,5 +1,15 @@
+import { createRequire } from 'node:module'
 import type { RegExpEngine } from 'ajv/dist/types/index.js'
-import { RE2JS, RE2JSException } from 're2js'
+import type { RE2JS } from 're2js'
+
+type Re2js = typeof import('re2js')
+let re2js: Re2js | undefined
+
+/** re2js, loaded by the first pattern compiled: about 40 ms of CPU at every DSH start otherwise, for no pattern run. */
+function loadRe2js(): Re2js {
+  re2js ??= createRequire(import.meta.url)('re2js') as Re2js
+  return re2js
+}
 
 /**
  * The regex engine ajv uses for every `pattern` and `patternProperties` key of a declared schema (ajv's
@@ -39,8 +49,9 @@ const compiled = new Map<string, RE2JS | UnsupportedPatternError>()
 export function compileLinear(pattern: string): RE2JS | UnsupportedPatternError {
   let entry = compiled.get(pattern)
   if (entry === undefined) {
+    const { RE2JS: re2, RE2JSException } = loadRe2js()
     try {
-      entry = RE2JS.compile(RE2JS.translateRegExp(pattern))
+      entry = re2.compile(re2.translateRegExp(pattern))
     } catch (error) {
       if (!(error instanceof RE2JSException)) throw error
       entry = new UnsupportedPatternError(pattern, describeUnsupported(pattern, error))

@@ -64,6 +64,9 @@ export interface ContractOptions extends EnforceOptions {
   readonly projection?: ProjectionOptions | undefined
 }
 
+/** What a contract reads after it is built; `mode`, `limits` and `onRepair` only shape the check that builds it. */
+type LaterOptions = Pick<ContractOptions, 'fallbackValidator' | 'onValidatorProblem' | 'projection' | 'meter'>
+
 interface CompiledValidator {
   readonly validate: (args: unknown) => readonly ArgumentViolation[]
   readonly problem: ValidatorProblem | undefined
@@ -89,7 +92,7 @@ function runFallback(
 function buildValidator(
   declared: JsonObject,
   identity: ToolIdentity,
-  options: ContractOptions,
+  options: LaterOptions,
 ): CompiledValidator {
   let validator: ArgumentValidator
   try {
@@ -119,7 +122,8 @@ function buildValidator(
 class CompiledToolContract implements ToolContract {
   readonly identity: ToolIdentity
   readonly declared: JsonObject
-  private readonly options: ContractOptions
+  /** Only these, so a contract does not keep a caller's per-tool callbacks (such as `onRepair`) alive. */
+  private readonly options: LaterOptions
   /** Each built on first use: most contracts are projected for one route, many never validated. */
   private projections: Map<ProfileId, Projection> | undefined = undefined
   private validator: CompiledValidator | undefined = undefined
@@ -128,7 +132,8 @@ class CompiledToolContract implements ToolContract {
   constructor(declared: JsonObject, identity: ToolIdentity, options: ContractOptions) {
     this.declared = declared
     this.identity = identity
-    this.options = options
+    const { fallbackValidator, onValidatorProblem, projection, meter } = options
+    this.options = { fallbackValidator, onValidatorProblem, projection, meter }
   }
 
   /**

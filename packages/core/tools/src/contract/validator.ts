@@ -1,7 +1,8 @@
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
-import { Ajv2019 } from 'ajv/dist/2019.js'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
+import { createRequire } from 'node:module'
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv'
+import type { Ajv2019 } from 'ajv/dist/2019.js'
+import type { Ajv2020 } from 'ajv/dist/2020.js'
+import type { FormatsPlugin } from 'ajv-formats'
 import { toPointer } from '../json-pointer.ts'
 import { type JsonObject, jsonText } from '../json-value.ts'
 import { type Dialect, dialectOf } from '../keywords.ts'
@@ -23,6 +24,33 @@ export type ArgumentValidator = (args: unknown, meter?: WorkMeter) => readonly A
 
 type AnyAjv = Ajv | Ajv2019 | Ajv2020
 type Mode = 'hot' | 'full'
+
+interface AjvModules {
+  readonly Ajv: typeof Ajv
+  readonly Ajv2019: typeof Ajv2019
+  readonly Ajv2020: typeof Ajv2020
+  readonly addFormats: FormatsPlugin
+}
+
+let ajvModules: AjvModules | undefined
+
+/**
+ * ajv and ajv-formats, loaded when the first validator is compiled rather than when this package is imported: they
+ * are some forty CommonJS files, about 40 ms of CPU at every DSH start, and a session that validates no arguments
+ * (the overlay's default) never needs them.
+ */
+function loadAjv(): AjvModules {
+  if (ajvModules === undefined) {
+    const require = createRequire(import.meta.url)
+    ajvModules = {
+      Ajv: (require('ajv') as { Ajv: typeof Ajv }).Ajv,
+      Ajv2019: (require('ajv/dist/2019.js') as { Ajv2019: typeof Ajv2019 }).Ajv2019,
+      Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020,
+      addFormats: (require('ajv-formats') as { default: FormatsPlugin }).default,
+    }
+  }
+  return ajvModules
+}
 
 const engines = new Map<string, AnyAjv>()
 const compiled = new Map<string, CompiledSchema>()
@@ -47,13 +75,14 @@ function engine(dialect: Dialect, mode: Mode): AnyAjv {
       validateSchema: false,
       code: { regExp: linearRegExp },
     }
+    const modules = loadAjv()
     const created: AnyAjv =
       dialect === '2020-12'
-        ? new Ajv2020(options)
+        ? new modules.Ajv2020(options)
         : dialect === '2019-09'
-          ? new Ajv2019(options)
-          : new Ajv(options)
-    addFormats.default(created)
+          ? new modules.Ajv2019(options)
+          : new modules.Ajv(options)
+    modules.addFormats(created)
     created.addKeyword(
       memoRefKeyword((uri) => {
         const validate = created.getSchema(uri)
