@@ -18,6 +18,12 @@ import { type AppRows, GROUP, insertLayer } from './group-parts.ts'
  */
 export const PLUGIN_NAME = 'acme-dsh-tools'
 export const VALID = 'acme_lookup'
+/**
+ * A valid tool whose schema nodes carry TypeBox's markers, as a plugin that builds its parameters with pi-ai's `Type`
+ * (TypeBox 1.x: a non-enumerable `~kind`) or TypeBox 0.34 (`Symbol.for('TypeBox.Kind')`) registers them. Stock sends
+ * it as the JSON it serializes to; the overlay once refused it over the markers.
+ */
+export const TYPED = 'acme_typed'
 export const BROKEN = ['acme_bare_table', 'acme_required_true'] as const
 
 /**
@@ -34,8 +40,10 @@ export function pluginSource(delayMs: number, appliedMarker?: string): string {
 export const inject = ['tools']
 const output = { schema: {}, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value) }] }
 const tool = (name, parameters) => ({ name, description: name, parameters, output, execute: async (args) => ({ got: args }) })
+const hiddenKind = (node, kind) => Object.defineProperty(node, '~kind', { value: kind, enumerable: false })
 export function apply(ctx) {
   ctx.tools.register(tool(${JSON.stringify(VALID)}, { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }))
+  ctx.tools.register(tool(${JSON.stringify(TYPED)}, hiddenKind({ type: 'object', properties: { id: { type: 'string', [Symbol.for('TypeBox.Kind')]: 'String' } }, required: ['id'] }, 'Object')))
   ctx.tools.register(tool(${JSON.stringify(BROKEN[0])}, { q: { type: 'string' }, limit: { type: 'integer' } }))
   ctx.tools.register(tool(${JSON.stringify(BROKEN[1])}, { type: 'object', properties: { q: { type: 'string', required: true } } }))
 ${marker}}
@@ -183,12 +191,16 @@ function hardenedLeg(run: LegRun): { leg: Observed; checks: Check[] } {
     what: `${VALID} is sent and its call works`,
     ok: sent.includes(VALID) && resultOk(validCall),
   })
+  checks.push({
+    what: `${TYPED}, whose schema carries TypeBox's hidden and symbol-keyed markers, is sent as stock sends it`,
+    ok: sent.includes(TYPED),
+  })
   return {
     leg: {
       outcome: works ? 'works' : turn.run.exitCode !== 0 ? 'dsh-fails' : 'turn-fails',
       works,
       detail:
-        `${describeTurn(turn)}; sent: ${[VALID, ...BROKEN].filter((t) => sent.includes(t)).join(', ') || 'none of the plugin tools'}` +
+        `${describeTurn(turn)}; sent: ${[VALID, TYPED, ...BROKEN].filter((t) => sent.includes(t)).join(', ') || 'none of the plugin tools'}` +
         `; refused: ${refused.join(', ') || 'none'}; ${VALID} result: ${validCall === undefined ? 'never seen' : resultOk(validCall) ? 'ok' : validCall}` +
         hotAddText(run),
     },
