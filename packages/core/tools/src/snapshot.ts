@@ -284,7 +284,13 @@ class SnapshotWalk {
 
   /** An own property's value, or `NOT_DATA` after reporting it as an accessor, without invoking it. */
   private dataOf(pending: Pending, value: object, key: string | number): unknown {
-    if (lookupGetter.call(value, key) !== undefined || lookupSetter.call(value, key) !== undefined) {
+    // A getter is found before the read, which would invoke it. Reading a setter-only accessor invokes nothing and
+    // yields `undefined`, so the setter is looked for only then, on the way to a report.
+    const data =
+      lookupGetter.call(value, key) === undefined
+        ? (value as Record<string | number, unknown>)[key]
+        : NOT_DATA
+    if (data === NOT_DATA || (data === undefined && lookupSetter.call(value, key) !== undefined)) {
       this.report(
         pointerOf(pending, key),
         'not-lossless-json',
@@ -293,7 +299,7 @@ class SnapshotWalk {
       )
       return NOT_DATA
     }
-    return (value as Record<string | number, unknown>)[key]
+    return data
   }
 
   private readObject(pending: Pending, value: object, keys: readonly string[]): void {

@@ -65,6 +65,21 @@ describe('parameters must be lossless JSON', () => {
     }
   })
 
+  it('rejects a setter-only accessor as an accessor, without invoking it', () => {
+    let calls = 0
+    const schema = Object.defineProperty({ type: 'string' }, 'description', {
+      enumerable: true,
+      set: () => {
+        calls++
+      },
+    })
+    const { violations } = checkToolParameters(rootWith(schema))
+    expect(violations.map((v) => [v.pointer, v.message])).toEqual([
+      ['/properties/p/description', 'is an accessor (getter/setter), which is not data'],
+    ])
+    expect(calls).toBe(0)
+  })
+
   it('never invokes a hidden accessor either', () => {
     let calls = 0
     const schema = Object.defineProperty({ type: 'string' }, 'description', {

@@ -1,8 +1,9 @@
 import type { JsonObject } from '../json-value.ts'
 import type { WorkMeter } from '../work-meter.ts'
+import { acceptedAsDeclared } from './as-declared.ts'
 import { sameJson } from './canonical.ts'
 import { profileRules } from './profiles.ts'
-import { createWalk, projectSchema } from './project.ts'
+import { createWalk, IDENTITY, projectSchema } from './project.ts'
 import type { ProfileId, Projection } from './types.ts'
 
 export interface ProjectionOptions {
@@ -32,16 +33,25 @@ export function projectParameters(
   profile: ProfileId,
   options: ProjectionOptions = {},
 ): Projection {
-  let maxDepth = options.maxDepth ?? DEFAULT_PROJECTION_DEPTH
+  const maxDepth = options.maxDepth ?? DEFAULT_PROJECTION_DEPTH
+  const nodeBudget = options.nodeBudget ?? DEFAULT_NODE_BUDGET
+  if (acceptedAsDeclared(declared, profileRules(profile), { maxDepth, nodeBudget }, options.meter))
+    return { wire: declared, decoder: IDENTITY, changes: [] }
+  return projectFully(declared, profile, nodeBudget, maxDepth, options.meter)
+}
+
+/** `projectParameters` without the test for a schema the route takes as declared. */
+export function projectFully(
+  declared: JsonObject,
+  profile: ProfileId,
+  nodeBudget: number,
+  initialDepth: number,
+  meter?: WorkMeter,
+): Projection {
+  let maxDepth = initialDepth
   for (;;) {
     try {
-      return projectWithin(
-        declared,
-        profile,
-        options.nodeBudget ?? DEFAULT_NODE_BUDGET,
-        maxDepth,
-        options.meter,
-      )
+      return projectWithin(declared, profile, nodeBudget, maxDepth, meter)
     } catch (error) {
       // Called from deep inside a host's own stack, the bound may still not fit: a shallower bound sends more as one
       // any-JSON slot, which is still checked locally. Stops at a depth every real tool schema fits in.

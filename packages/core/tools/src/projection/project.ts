@@ -46,7 +46,8 @@ export interface Projected {
   readonly decoder: Decoder
 }
 
-const IDENTITY: Decoder = { kind: 'identity' }
+/** The decoder of a slot sent as declared: arguments for it are read as they come. */
+export const IDENTITY: Decoder = { kind: 'identity' }
 const JSON_TEXT: Decoder = { kind: 'json-text' }
 const ANY_JSON_NOTE = 'Send this value as JSON text; it is parsed before the tool runs.'
 const ANNOTATIONS = ['description', 'title', 'default', 'examples'] as const
