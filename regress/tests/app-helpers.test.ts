@@ -186,7 +186,7 @@ describe('reading what the endpoint recorded', () => {
 })
 
 describe('third-party plugin fixture', () => {
-  it('registers one valid tool and two broken ones, after the configured delay', async () => {
+  it('registers two valid tools (one with TypeBox markers) and two broken ones, after the configured delay', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'app-plugin-test-'))
     try {
       const file = join(dir, 'plugin.mjs')
@@ -202,9 +202,14 @@ describe('third-party plugin fixture', () => {
       expect(plugin.name).toBe('acme-dsh-tools')
       expect(registered.map((tool) => tool.name)).toEqual([
         'acme_lookup',
+        'acme_typed',
         'acme_bare_table',
         'acme_required_true',
       ])
+      // The markers TypeBox 1.x (hidden `~kind`) and 0.34 (`Symbol.for('TypeBox.Kind')`) put on every node.
+      const typed = registered[1]!.parameters as { properties: { id: object } }
+      expect(Object.getOwnPropertyDescriptor(typed, '~kind')?.enumerable).toBe(false)
+      expect(Object.getOwnPropertySymbols(typed.properties.id)).toEqual([Symbol.for('TypeBox.Kind')])
       expect(pluginSource(2000)).toMatch(/^await new Promise\(\(resolve\) => setTimeout\(resolve, 2000\)\)/)
       const marker = join(dir, 'applied')
       const file2 = join(dir, 'plugin2.mjs')
