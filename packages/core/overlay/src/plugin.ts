@@ -121,11 +121,8 @@ export const HardenOverlay = {
         registry === undefined
           ? (scope) => (name) =>
               (tools as unknown as { get(name: string, scope: unknown): object | undefined }).get(name, scope)
-          : (scope) => {
-              // One view per assembly, however many tools it carries.
-              const visible = registry.visible(scope)
-              return (name) => visible.get(name)
-            }
+          : // One view per assembly, however many tools it carries.
+            (scope) => registry.visible(scope)
       ctx.effect(() => routes.install(ctx, resolve), 'dsh-harden: project for the route in use')
       ctx.effect(
         () =>

@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import {
+  type JsonObject,
   type ModelRoute,
   type ProfileId,
   profileForRoute,
@@ -30,9 +31,20 @@ interface AssembleContext {
 
 /**
  * For one scope, the definition each name resolves to, as DSH resolves it for execution (`ToolRuntime.get(name,
- * scope)`): called once per assembly, so the scope's view is built once, not once per tool.
+ * scope)`): called once per assembly, so the scope's view is built once, not once per tool. A `Map` is the scope's
+ * view itself, which DSH builds anew on every change (and the read guard keeps until one): the same map means the same
+ * definitions, so what the route does to them is worked out once per map and profile, not at every assembly.
  */
-export type ToolsInScope = (scope: unknown) => (name: string) => object | undefined
+export type ToolsInScope = (
+  scope: unknown,
+) => ReadonlyMap<string, object> | ((name: string) => object | undefined)
+
+/** The wire schemas a route sends instead of the declared ones, by tool name, for the tools of one view. */
+interface ViewWires {
+  readonly view: ReadonlyMap<string, object>
+  readonly profile: ProfileId
+  readonly wires: ReadonlyMap<string, JsonObject>
+}
 
 type Listen = (
   name: string,
@@ -71,6 +83,7 @@ export class RouteProjection implements RoutedBinding {
   /** Wire tool name → registered name, per agent, for the names its route refuses (`toolNames` of the profile). */
   private readonly namesByAgent = new WeakMap<object, ReadonlyMap<string, string>>()
   private lastNames: ReadonlyMap<string, string> | undefined
+  private lastWires: ViewWires | undefined
 
   /**
    * The registered name of a tool the model called by its wire name, or `undefined` when the name was not renamed
@@ -115,8 +128,7 @@ export class RouteProjection implements RoutedBinding {
   ): Assembly {
     const schemas = assembly.tools
     if (!Array.isArray(schemas)) return assembly
-    const lookup = tools(scope)
-    let changed = false
+    const wires = this.wiresOf(tools(scope), profile, schemas)
     // A name the route refuses ("tools.28.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'") is
     // renamed on the wire; the table is collision-free over this request's names and maps the called name back.
     const names = schemas.flatMap((schema: ToolSchema) =>
@@ -127,13 +139,13 @@ export class RouteProjection implements RoutedBinding {
     // An agent whose route renamed nothing gets an empty table, so it never reads another agent's.
     if (typeof agent === 'object' && agent !== null) this.namesByAgent.set(agent, fromWire ?? NO_RENAMES)
     this.lastNames = fromWire
+    // The common case: every tool goes as DSH assembled it.
+    if (wires.size === 0 && renames === undefined) return assembly
+    let changed = false
     const projected = schemas.map((schema: ToolSchema) => {
-      const wireName = typeof schema.name === 'string' ? renames?.toWire.get(schema.name) : undefined
-      const definition = typeof schema.name === 'string' ? lookup(schema.name) : undefined
-      const contract = definition === undefined ? undefined : this.contracts.get(definition)
-      const wire = contract?.projection(profile).wire
-      // Unchanged for this route: the schema DSH assembled is already an equal copy of it.
-      const parameters = wire === undefined || wire === contract?.declared ? undefined : wire
+      const name = typeof schema.name === 'string' ? schema.name : undefined
+      const wireName = name === undefined ? undefined : renames?.toWire.get(name)
+      const parameters = name === undefined ? undefined : wires.get(name)
       if (parameters === undefined && wireName === undefined) return schema
       changed = true
       return {
@@ -143,6 +155,35 @@ export class RouteProjection implements RoutedBinding {
       }
     })
     return changed ? { ...assembly, tools: projected } : assembly
+  }
+
+  /**
+   * The wire schema of each assembled tool whose route changes it. The schema DSH assembled is an equal copy of the
+   * declared one, so a tool the route leaves unchanged needs nothing. Kept per view map (see `ToolsInScope`).
+   */
+  private wiresOf(
+    lookup: ReturnType<ToolsInScope>,
+    profile: ProfileId,
+    schemas: readonly ToolSchema[],
+  ): ReadonlyMap<string, JsonObject> {
+    const kept = this.lastWires
+    if (lookup instanceof Map && kept?.view === lookup && kept.profile === profile) return kept.wires
+    const wires = new Map<string, JsonObject>()
+    const consider = (name: string, definition: object | undefined): void => {
+      const contract = definition === undefined ? undefined : this.contracts.get(definition)
+      const wire = contract?.projection(profile).wire
+      if (wire !== undefined && wire !== contract?.declared) wires.set(name, wire)
+    }
+    if (lookup instanceof Map) {
+      // Every tool of the view, not only this assembly's: another assembly from the same view may carry others.
+      for (const [name, definition] of lookup) consider(name, definition)
+      this.lastWires = { view: lookup, profile, wires }
+    } else {
+      const find = lookup as (name: string) => object | undefined
+      for (const schema of schemas)
+        if (typeof schema.name === 'string') consider(schema.name, find(schema.name))
+    }
+    return wires
   }
 
   /** Listens on DSH's request path; returns the disposer. */
