@@ -63,6 +63,17 @@ describe('route detection without a configured profile', () => {
     })
   })
 
+  it('projects a tool registered between two assemblies, and forgets one disposed, at the next assembly', async () => {
+    const { app } = await session()
+    const agent: Agent = { options: { provider: 'deepseek-official', model: 'deepseek-v4-flash' } }
+    expect(Object.keys(await sent(app, agent))).not.toContain('late_json')
+    const late = await app.plugin(toolPlugin('late-plugin', tool('late_json', ANY_SLOT)))
+    expect((await sent(app, agent)).late_json).toMatchObject({ properties: { input: JSON_TEXT_SLOT } })
+    await late.dispose()
+    expect(Object.keys(await sent(app, agent))).not.toContain('late_json')
+    expect((await sent(app, agent)).any_json).toMatchObject({ properties: { input: JSON_TEXT_SLOT } })
+  })
+
   it('prefers the route DSH model selection puts in the assembly variables over the agent options', async () => {
     const { app } = await session()
     // What dsh-agent's installModelSelection does: an inner `system-prompt/assemble` listener sets the variables.
