@@ -1,7 +1,9 @@
 import { types } from 'node:util'
+import { fastCopy, NOT_FAST } from './fast-copy.ts'
 import { toPointer } from './json-pointer.ts'
 import { defineOwn, type JsonValue } from './json-value.ts'
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
+import { describePrimitive, isPlainPrototype, lookupGetter, lookupSetter } from './plain-data.ts'
 import { reverseFrom } from './stack.ts'
 import type { SchemaViolation } from './violation.ts'
 import type { WorkMeter } from './work-meter.ts'
@@ -64,17 +66,6 @@ function placeInto(copy: Copy, key: string | number, value: JsonValue): void {
 
 /** Marks a property that was reported instead of read. */
 const NOT_DATA: unique symbol = Symbol('not data')
-// The legacy lookups answer "is this an accessor?" without allocating a descriptor per key, as
-// `Reflect.getOwnPropertyDescriptor` does; a key from `Object.keys` is own, so neither walks the prototype chain.
-type AccessorLookup = (this: object, key: PropertyKey) => ((...args: never[]) => unknown) | undefined
-const { __lookupGetter__: lookupGetter, __lookupSetter__: lookupSetter } = Object.prototype as unknown as {
-  readonly __lookupGetter__: AccessorLookup
-  readonly __lookupSetter__: AccessorLookup
-}
-
-function isPlainPrototype(proto: object | null, isArray: boolean): boolean {
-  return proto === null ? !isArray : proto === (isArray ? Array.prototype : Object.prototype)
-}
 
 function describeObject(value: object): string {
   if (value instanceof Date) return 'a Date (send an ISO string instead)'
@@ -84,26 +75,6 @@ function describeObject(value: object): string {
   return typeof constructorName === 'string' && constructorName !== ''
     ? `an instance of ${constructorName}`
     : 'an object with a custom prototype'
-}
-
-function describePrimitive(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'undefined':
-      return 'undefined (JSON has no undefined: remove the key)'
-    case 'function':
-      return 'a function (schemas are data: move the logic into execute)'
-    case 'symbol':
-      return 'a symbol'
-    case 'bigint':
-      return 'a bigint (use a number)'
-    case 'number':
-      if (Number.isNaN(value)) return 'NaN (JSON has no NaN)'
-      if (!Number.isFinite(value)) return 'an infinite number (JSON has no Infinity)'
-      if (Object.is(value, -0)) return '-0 (JSON sends it as 0)'
-      return undefined
-    default:
-      return undefined
-  }
 }
 
 class SnapshotWalk {
@@ -363,11 +334,19 @@ function errorText(error: unknown): string {
   }
 }
 
+/** See `SnapshotResult`. Plain JSON of ordinary depth takes the fast pass (`fast-copy.ts`); anything else, the walk. */
 export function snapshotJson(
   input: unknown,
   limits: SizeLimits = DEFAULT_LIMITS,
   meter?: WorkMeter,
 ): SnapshotResult {
+  const fast = fastCopy(input, limits, meter)
+  if (fast !== NOT_FAST) return { ok: true, value: fast }
+  return snapshotByWalk(input, limits, meter)
+}
+
+/** `snapshotJson` without the fast pass: the walk that reads any input and reports every violation. */
+export function snapshotByWalk(input: unknown, limits: SizeLimits, meter?: WorkMeter): SnapshotResult {
   const walk = new SnapshotWalk(limits, meter)
   const value = walk.run(input)
   if (walk.violations.length > 0 || value === undefined) return { ok: false, violations: walk.violations }

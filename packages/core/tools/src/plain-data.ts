@@ -1,0 +1,42 @@
+/**
+ * What tells plain JSON data from anything else, without running the code an object may carry: shared by the
+ * snapshot's walk (`snapshot.ts`) and its fast pass (`fast-copy.ts`).
+ */
+
+type AccessorLookup = (this: object, key: PropertyKey) => ((...args: never[]) => unknown) | undefined
+
+/**
+ * The legacy lookups answer "is this an accessor?" without allocating a descriptor per key, as
+ * `Reflect.getOwnPropertyDescriptor` does; a key from `Object.keys` is own, so neither walks the prototype chain.
+ */
+export const { __lookupGetter__: lookupGetter, __lookupSetter__: lookupSetter } =
+  Object.prototype as unknown as {
+    readonly __lookupGetter__: AccessorLookup
+    readonly __lookupSetter__: AccessorLookup
+  }
+
+/** A plain object literal's prototype (or none), or a plain array's. */
+export function isPlainPrototype(proto: object | null, isArray: boolean): boolean {
+  return proto === null ? !isArray : proto === (isArray ? Array.prototype : Object.prototype)
+}
+
+/** Why a value that is not an object is not lossless JSON, or `undefined` when it is. */
+export function describePrimitive(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'undefined':
+      return 'undefined (JSON has no undefined: remove the key)'
+    case 'function':
+      return 'a function (schemas are data: move the logic into execute)'
+    case 'symbol':
+      return 'a symbol'
+    case 'bigint':
+      return 'a bigint (use a number)'
+    case 'number':
+      if (Number.isNaN(value)) return 'NaN (JSON has no NaN)'
+      if (!Number.isFinite(value)) return 'an infinite number (JSON has no Infinity)'
+      if (Object.is(value, -0)) return '-0 (JSON sends it as 0)'
+      return undefined
+    default:
+      return undefined
+  }
+}

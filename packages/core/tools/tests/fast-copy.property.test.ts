@@ -1,0 +1,45 @@
+import { isDeepStrictEqual } from 'node:util'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { fastCopy, NOT_FAST } from '../src/fast-copy.ts'
+import { DEFAULT_LIMITS } from '../src/index.ts'
+import { snapshotByWalk } from '../src/snapshot.ts'
+import { anyValue, parsedJson, plausibleParameters } from './arbitraries.ts'
+
+const SMALL = { maxDepth: 4, maxNodes: 12, maxChars: 40 }
+
+/** Inputs of every kind: JSON, near-JSON, anything fast-check makes, plausible tool schemas. */
+const input = fc.oneof(parsedJson, anyValue, plausibleParameters)
+
+describe('the snapshot fast pass', () => {
+  it('returns exactly the copy the walk makes, and only for input the walk accepts, at default and small limits', () => {
+    let fast = 0
+    fc.assert(
+      fc.property(input, fc.boolean(), (value, small) => {
+        const limits = small ? SMALL : DEFAULT_LIMITS
+        const copied = fastCopy(value, limits, undefined)
+        if (copied === NOT_FAST) return
+        fast++
+        const walked = snapshotByWalk(value, limits)
+        expect(walked.ok).toBe(true)
+        // `isDeepStrictEqual` compares prototypes; vitest's strict equality reads `constructor`, which may be a key.
+        expect(walked.ok && isDeepStrictEqual(copied, walked.value)).toBe(true)
+        // Detached: a container is never handed back as it came.
+        if (typeof value === 'object' && value !== null) expect(copied).not.toBe(value)
+      }),
+      { numRuns: 3000 },
+    )
+    // The agreement proves nothing if the pass never answers.
+    expect(fast).toBeGreaterThan(500)
+  })
+
+  it('hands deep, cyclic and accessor-bearing input to the walk', () => {
+    let deep: unknown = 'leaf'
+    for (let level = 0; level < 40; level++) deep = { p: deep }
+    const cyclic: Record<string, unknown> = { type: 'object' }
+    cyclic.self = cyclic
+    const getter = Object.defineProperty({}, 'type', { enumerable: true, get: () => 'string' })
+    for (const value of [deep, cyclic, getter, { type: 'number', minimum: -0 }, [1, , 3]])
+      expect(fastCopy(value, DEFAULT_LIMITS, undefined)).toBe(NOT_FAST)
+  })
+})
