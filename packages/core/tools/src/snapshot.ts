@@ -14,9 +14,9 @@ import type { WorkMeter } from './work-meter.ts'
  * It reads what `JSON.stringify` reads: an object's own enumerable string-keyed properties and an array's elements.
  * Symbol-keyed and non-enumerable properties are metadata no serializer sends (TypeBox marks every schema node with
  * `Symbol(TypeBox.Kind)` in 0.34 and a non-enumerable `~kind` in 1.x), so they are left out of the copy, as stock DSH's
- * request leaves them out. It never invokes getters, never recurses on the call stack (depth 10,000 is fine), stops at
- * the size limits, and turns anything a hostile object throws (proxy traps, exotic objects) into an `unreadable`
- * violation.
+ * request leaves them out. It never invokes getters, recurses at most 32 levels (the fast pass, `fast-copy.ts`; the
+ * walk below does not recurse, so depth 10,000 is fine), stops at the size limits, and turns anything a hostile object
+ * throws (proxy traps, exotic objects) into an `unreadable` violation.
  */
 export type SnapshotResult =
   | { readonly ok: true; readonly value: JsonValue }
