@@ -66,7 +66,9 @@ const declared: fc.Arbitrary<JsonObject> = fc
   .filter((schema) => checkToolParameters(schema).violations.length === 0)
 
 describe('acceptedAsDeclared', () => {
-  it('answers true only where the full projection sends the declared schema unchanged, for every profile', () => {
+  it('answers true only where the full projection sends the declared schema unchanged, for every profile', {
+    timeout: 60_000,
+  }, () => {
     let accepted = 0
     fc.assert(
       fc.property(declared, profile, (schema, id) => {

@@ -12,7 +12,9 @@ const SMALL = { maxDepth: 4, maxNodes: 12, maxChars: 40 }
 const input = fc.oneof(parsedJson, anyValue, plausibleParameters)
 
 describe('the snapshot fast pass', () => {
-  it('returns exactly the copy the walk makes, and only for input the walk accepts, at default and small limits', () => {
+  it('returns exactly the copy the walk makes, and only for input the walk accepts, at default and small limits', {
+    timeout: 60_000,
+  }, () => {
     let fast = 0
     fc.assert(
       fc.property(input, fc.boolean(), (value, small) => {
