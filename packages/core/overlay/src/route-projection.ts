@@ -41,7 +41,6 @@ export type ToolsInScope = (
 
 /** The wire schemas a route sends instead of the declared ones, by tool name, for the tools of one view. */
 interface ViewWires {
-  readonly view: ReadonlyMap<string, object>
   readonly profile: ProfileId
   readonly wires: ReadonlyMap<string, JsonObject>
 }
@@ -83,7 +82,8 @@ export class RouteProjection implements RoutedBinding {
   /** Wire tool name → registered name, per agent, for the names its route refuses (`toolNames` of the profile). */
   private readonly namesByAgent = new WeakMap<object, ReadonlyMap<string, string>>()
   private lastNames: ReadonlyMap<string, string> | undefined
-  private lastWires: ViewWires | undefined
+  /** Per view map, so agents of different scopes taking turns each keep theirs. */
+  private readonly wiresByView = new WeakMap<ReadonlyMap<string, object>, ViewWires>()
 
   /**
    * The registered name of a tool the model called by its wire name, or `undefined` when the name was not renamed
@@ -158,16 +158,17 @@ export class RouteProjection implements RoutedBinding {
   }
 
   /**
-   * The wire schema of each assembled tool whose route changes it. The schema DSH assembled is an equal copy of the
-   * declared one, so a tool the route leaves unchanged needs nothing. Kept per view map (see `ToolsInScope`).
+   * The wire schema of each tool whose route changes it: every tool of the view when the scope offers its view map
+   * (kept per map, see `ToolsInScope`), otherwise this assembly's tools. The schema DSH assembled is an equal copy of
+   * the declared one, so a tool the route leaves unchanged needs nothing.
    */
   private wiresOf(
     lookup: ReturnType<ToolsInScope>,
     profile: ProfileId,
     schemas: readonly ToolSchema[],
   ): ReadonlyMap<string, JsonObject> {
-    const kept = this.lastWires
-    if (lookup instanceof Map && kept?.view === lookup && kept.profile === profile) return kept.wires
+    const kept = lookup instanceof Map ? this.wiresByView.get(lookup) : undefined
+    if (kept?.profile === profile) return kept.wires
     const wires = new Map<string, JsonObject>()
     const consider = (name: string, definition: object | undefined): void => {
       const contract = definition === undefined ? undefined : this.contracts.get(definition)
@@ -177,7 +178,7 @@ export class RouteProjection implements RoutedBinding {
     if (lookup instanceof Map) {
       // Every tool of the view, not only this assembly's: another assembly from the same view may carry others.
       for (const [name, definition] of lookup) consider(name, definition)
-      this.lastWires = { view: lookup, profile, wires }
+      this.wiresByView.set(lookup, { profile, wires })
     } else {
       const find = lookup as (name: string) => object | undefined
       for (const schema of schemas)
