@@ -1,7 +1,7 @@
 import { types } from 'node:util'
 import { defineOwn, type JsonValue } from './json-value.ts'
 import type { SizeLimits } from './limits.ts'
-import { describePrimitive, isPlainPrototype, lookupGetter } from './plain-data.ts'
+import { describePrimitive, isPlainPrototype } from './plain-data.ts'
 import type { WorkMeter } from './work-meter.ts'
 
 /** What the fast pass hands back for an input it does not fully accept. */
@@ -14,9 +14,10 @@ const FAST_DEPTH = 32
  * The snapshot of plain JSON within the limits, at most `FAST_DEPTH` containers deep, in one recursive pass. That is
  * nearly every real schema, at about half the cost of the walk (`snapshot.ts`), which keeps a work item, a path link
  * and a cycle set to read inputs of any depth and to report every violation. Anything this pass does not fully
- * accept (a value JSON cannot hold, an accessor, a proxy, a cycle, a limit, a stack too short) comes back as
- * `NOT_FAST`, and the walk reads the input from the start. So the pass decides nothing the walk would decide
- * otherwise, and the walk stays the one place that words a violation. It never invokes a getter or a proxy trap.
+ * accept (a value JSON cannot hold, a proxy, a cycle, a limit, a getter that throws, a stack too short) comes back
+ * as `NOT_FAST`, and the walk reads the input from the start. So the pass decides nothing the walk would decide
+ * otherwise, and the walk stays the one place that words a violation. Like the walk, it reads each property once, as
+ * `JSON.stringify` does (a getter runs, and its value is what is copied); it never invokes a proxy trap.
  */
 export function fastCopy(
   input: unknown,
@@ -73,7 +74,7 @@ class FastCopy {
     for (const key of Object.keys(value)) {
       // Keys count toward the limit as in the walk; past it the walk decides whether (and where) to report.
       this.chars += key.length
-      if (this.chars > this.limits.maxChars || lookupGetter.call(value, key) !== undefined) return NOT_FAST
+      if (this.chars > this.limits.maxChars) return NOT_FAST
       // `undefined` is not JSON, and is also what a setter-only accessor reads as: the walk tells which.
       const member = (value as Record<string, unknown>)[key]
       if (member === undefined) return NOT_FAST
@@ -89,7 +90,6 @@ class FastCopy {
     if (Object.keys(array).length !== array.length) return NOT_FAST
     const copy = new Array<JsonValue>(array.length)
     for (let index = 0; index < array.length; index++) {
-      if (lookupGetter.call(array, index) !== undefined) return NOT_FAST
       const member = array[index]
       if (member === undefined) return NOT_FAST
       const copied = this.copy(member)

@@ -1,19 +1,17 @@
 /**
- * What tells plain JSON data from anything else, without running the code an object may carry: shared by the
- * snapshot's walk (`snapshot.ts`) and its fast pass (`fast-copy.ts`).
+ * What tells plain JSON data from anything else: shared by the snapshot's walk (`snapshot.ts`) and its fast pass
+ * (`fast-copy.ts`).
  */
 
 type AccessorLookup = (this: object, key: PropertyKey) => ((...args: never[]) => unknown) | undefined
 
 /**
- * The legacy lookups answer "is this an accessor?" without allocating a descriptor per key, as
- * `Reflect.getOwnPropertyDescriptor` does; a key from `Object.keys` is own, so neither walks the prototype chain.
+ * The legacy lookup answers "is there a setter?" without allocating a descriptor, as `Reflect.getOwnPropertyDescriptor`
+ * does; a key from `Object.keys` is own, so it does not walk the prototype chain.
  */
-export const { __lookupGetter__: lookupGetter, __lookupSetter__: lookupSetter } =
-  Object.prototype as unknown as {
-    readonly __lookupGetter__: AccessorLookup
-    readonly __lookupSetter__: AccessorLookup
-  }
+export const { __lookupSetter__: lookupSetter } = Object.prototype as unknown as {
+  readonly __lookupSetter__: AccessorLookup
+}
 
 /** A plain object literal's prototype (or none), or a plain array's. */
 export function isPlainPrototype(proto: object | null, isArray: boolean): boolean {

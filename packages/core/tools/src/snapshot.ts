@@ -3,7 +3,7 @@ import { fastCopy, NOT_FAST } from './fast-copy.ts'
 import { toPointer } from './json-pointer.ts'
 import { defineOwn, type JsonValue } from './json-value.ts'
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
-import { describePrimitive, isPlainPrototype, lookupGetter, lookupSetter } from './plain-data.ts'
+import { describePrimitive, isPlainPrototype, lookupSetter } from './plain-data.ts'
 import { reverseFrom } from './stack.ts'
 import type { SchemaViolation } from './violation.ts'
 import type { WorkMeter } from './work-meter.ts'
@@ -14,9 +14,12 @@ import type { WorkMeter } from './work-meter.ts'
  * It reads what `JSON.stringify` reads: an object's own enumerable string-keyed properties and an array's elements.
  * Symbol-keyed and non-enumerable properties are metadata no serializer sends (TypeBox marks every schema node with
  * `Symbol(TypeBox.Kind)` in 0.34 and a non-enumerable `~kind` in 1.x), so they are left out of the copy, as stock DSH's
- * request leaves them out. It never invokes getters, recurses at most 32 levels (the fast pass, `fast-copy.ts`; the
- * walk below does not recurse, so depth 10,000 is fine), stops at the size limits, and turns anything a hostile object
- * throws (proxy traps, exotic objects) into an `unreadable` violation.
+ * request leaves them out. Each property is read once, as `JSON.stringify` reads it: a getter runs and its value is
+ * what gets copied and checked, so a schema that computes a member is sent as stock DSH sends it, and fixed from then
+ * on. (Input the fast pass hands to the walk is read a second time there.) It never invokes a proxy trap, recurses at
+ * most 32 levels (the fast pass, `fast-copy.ts`; the walk below does not recurse, so depth 10,000 is fine), stops at
+ * the size limits, and turns anything a hostile object throws (a getter, an exotic object) into an `unreadable`
+ * violation.
  */
 export type SnapshotResult =
   | { readonly ok: true; readonly value: JsonValue }
@@ -253,19 +256,28 @@ class SnapshotWalk {
     reverseFrom(this.stack, first)
   }
 
-  /** An own property's value, or `NOT_DATA` after reporting it as an accessor, without invoking it. */
+  /**
+   * An own property's value, read once as `JSON.stringify` reads it, or `NOT_DATA` after reporting why it could not
+   * be: a getter threw, or it is a setter without a getter, which reads as `undefined` (looked for only then).
+   */
   private dataOf(pending: Pending, value: object, key: string | number): unknown {
-    // A getter is found before the read, which would invoke it. Reading a setter-only accessor invokes nothing and
-    // yields `undefined`, so the setter is looked for only then, on the way to a report.
-    const data =
-      lookupGetter.call(value, key) === undefined
-        ? (value as Record<string | number, unknown>)[key]
-        : NOT_DATA
-    if (data === NOT_DATA || (data === undefined && lookupSetter.call(value, key) !== undefined)) {
+    let data: unknown
+    try {
+      data = (value as Record<string | number, unknown>)[key]
+    } catch (error) {
+      this.report(
+        pointerOf(pending, key),
+        'unreadable',
+        `reading this value threw ${errorText(error)}`,
+        'store the value itself rather than a getter',
+      )
+      return NOT_DATA
+    }
+    if (data === undefined && lookupSetter.call(value, key) !== undefined) {
       this.report(
         pointerOf(pending, key),
         'not-lossless-json',
-        'is an accessor (getter/setter), which is not data',
+        'is a setter without a getter, which reads as undefined',
         'store the value itself',
       )
       return NOT_DATA

@@ -35,15 +35,32 @@ describe('the snapshot fast pass', () => {
     expect(fast).toBeGreaterThan(500)
   })
 
-  it('hands deep, cyclic and accessor-bearing input to the walk', () => {
+  it('hands deep, cyclic, throwing and irregular input to the walk', () => {
     let deep: unknown = 'leaf'
     for (let level = 0; level < 40; level++) deep = { p: deep }
     const cyclic: Record<string, unknown> = { type: 'object' }
     cyclic.self = cyclic
-    const getter = Object.defineProperty({}, 'type', { enumerable: true, get: () => 'string' })
+    const throwing = Object.defineProperty({}, 'type', {
+      enumerable: true,
+      get: () => {
+        throw new Error('no')
+      },
+    })
+    const setterOnly = Object.defineProperty({}, 'type', { enumerable: true, set: () => {} })
     // biome-ignore lint/suspicious/noSparseArray: the hole is the point
     const sparse = [1, , 3]
-    for (const value of [deep, cyclic, getter, { type: 'number', minimum: -0 }, sparse])
+    for (const value of [deep, cyclic, throwing, setterOnly, { type: 'number', minimum: -0 }, sparse])
       expect(fastCopy(value, DEFAULT_LIMITS, undefined)).toBe(NOT_FAST)
+  })
+
+  it('copies what a getter returns, as the walk does', () => {
+    const withGetter = Object.defineProperty({ type: 'object' }, 'properties', {
+      enumerable: true,
+      get: () => ({ path: { type: 'string' } }),
+    })
+    const copied = fastCopy(withGetter, DEFAULT_LIMITS, undefined)
+    const walked = snapshotByWalk(withGetter, DEFAULT_LIMITS)
+    expect(copied).toEqual({ type: 'object', properties: { path: { type: 'string' } } })
+    expect(walked.ok && isDeepStrictEqual(copied, walked.value)).toBe(true)
   })
 })

@@ -65,7 +65,7 @@ describe('parameters must be lossless JSON', () => {
     }
   })
 
-  it('rejects a setter-only accessor as an accessor, without invoking it', () => {
+  it('rejects a setter-only accessor, which reads as undefined, without invoking it', () => {
     let calls = 0
     const schema = Object.defineProperty({ type: 'string' }, 'description', {
       enumerable: true,
@@ -75,12 +75,12 @@ describe('parameters must be lossless JSON', () => {
     })
     const { violations } = checkToolParameters(rootWith(schema))
     expect(violations.map((v) => [v.pointer, v.message])).toEqual([
-      ['/properties/p/description', 'is an accessor (getter/setter), which is not data'],
+      ['/properties/p/description', 'is a setter without a getter, which reads as undefined'],
     ])
     expect(calls).toBe(0)
   })
 
-  it('never invokes a hidden accessor either', () => {
+  it('never invokes a hidden accessor', () => {
     let calls = 0
     const schema = Object.defineProperty({ type: 'string' }, 'description', {
       enumerable: false,
@@ -93,16 +93,41 @@ describe('parameters must be lossless JSON', () => {
     expect(calls).toBe(0)
   })
 
-  it('rejects an accessor without invoking it', () => {
+  it('reads a getter once, as JSON.stringify does, and keeps the value it returned', () => {
     let calls = 0
     const schema = {
       get type() {
         calls++
-        return 'string'
+        return calls === 1 ? 'string' : 'number'
       },
     }
-    expect(found(rootWith(schema))).toEqual([['/properties/p/type', 'not-lossless-json']])
-    expect(calls).toBe(0)
+    const snapshot = snapshotJson(rootWith(schema))
+    expect(snapshot.ok && snapshot.value).toEqual(rootWith({ type: 'string' }))
+    expect(calls).toBe(1)
+    // The copy holds data: reading it again runs nothing.
+    expect(snapshot.ok && JSON.stringify(snapshot.value)).toContain('"string"')
+    expect(calls).toBe(1)
+  })
+
+  it('reports a getter that throws at its own pointer', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        get path(): unknown {
+          throw new Error('not ready')
+        },
+      },
+    }
+    const { violations } = checkToolParameters(schema)
+    expect(violations.map((v) => [v.pointer, v.rule, v.message])).toEqual([
+      ['/properties/path', 'unreadable', 'reading this value threw Error: not ready'],
+    ])
+  })
+
+  it('reads an element getter of an array', () => {
+    const list = Object.defineProperty(['a', 'x'], 1, { enumerable: true, get: () => 'b' })
+    const snapshot = snapshotJson(rootWith({ enum: list }))
+    expect(snapshot.ok && snapshot.value).toEqual(rootWith({ enum: ['a', 'b'] }))
   })
 
   it('rejects named properties on arrays, which JSON drops although they were written as data', () => {
