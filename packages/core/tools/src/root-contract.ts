@@ -115,29 +115,34 @@ function rootRef(): SchemaViolation {
   )
 }
 
-function checkTypedRoot(root: JsonObject, type: JsonValue): SchemaViolation[] {
-  if (typeof ownValue(root, '$ref') === 'string') return [rootRef()]
+/** Adds to `found` what is wrong with a root that declares `type`. */
+function checkTypedRoot(root: JsonObject, type: JsonValue, found: SchemaViolation[]): void {
+  if (typeof ownValue(root, '$ref') === 'string') {
+    found.push(rootRef())
+    return
+  }
   if (Array.isArray(type)) {
-    return [
+    found.push(
       violation(
         '/type',
         'root-type-array',
         `the root type is a list (${JSON.stringify(type)}); arguments are always one object`,
         'use type: "object" and express optional or nullable fields on the properties',
       ),
-    ]
+    )
+    return
   }
   if (type !== 'object') {
-    return [
+    found.push(
       violation(
         '/type',
         'root-type-not-object',
         `the root type is ${JSON.stringify(type)}; tool arguments must be an object`,
         'wrap the value in a property: { type: "object", properties: { value: <this schema> }, required: ["value"] }',
       ),
-    ]
+    )
+    return
   }
-  const found: SchemaViolation[] = []
   for (const key of ROOT_UNION_KEYWORDS) {
     if (Object.hasOwn(root, key)) {
       found.push(
@@ -161,26 +166,26 @@ function checkTypedRoot(root: JsonObject, type: JsonValue): SchemaViolation[] {
         ),
       )
   }
-  return found
 }
 
-function checkRequiredDeclared(root: JsonObject): SchemaViolation[] {
+/** Adds to `found` each name `required` lists that `properties` does not declare. */
+function checkRequiredDeclared(root: JsonObject, found: SchemaViolation[]): void {
   const required = ownValue(root, 'required')
+  if (!Array.isArray(required)) return
   const properties = ownValue(root, 'properties')
-  if (!Array.isArray(required)) return []
   const declared = isJsonObject(properties) ? properties : {}
-  return required.flatMap((name, index) =>
-    typeof name === 'string' && !Object.hasOwn(declared, name)
-      ? [
-          violation(
-            `/required/${index}`,
-            'required-undeclared',
-            `requires ${JSON.stringify(name)}, which \`properties\` does not declare`,
-            `declare ${JSON.stringify(name)} under \`properties\`, or remove it from \`required\``,
-          ),
-        ]
-      : [],
-  )
+  for (let index = 0; index < required.length; index++) {
+    const name = required[index]
+    if (typeof name !== 'string' || Object.hasOwn(declared, name)) continue
+    found.push(
+      violation(
+        `/required/${index}`,
+        'required-undeclared',
+        `requires ${JSON.stringify(name)}, which \`properties\` does not declare`,
+        `declare ${JSON.stringify(name)} under \`properties\`, or remove it from \`required\``,
+      ),
+    )
+  }
 }
 
 function checkSnapshot(root: JsonValue, meter: WorkMeter | undefined): SchemaViolation[] {
@@ -195,12 +200,17 @@ function checkSnapshot(root: JsonValue, meter: WorkMeter | undefined): SchemaVio
     ]
   }
   const type = ownValue(root, 'type')
-  if (type !== undefined)
-    return [
-      ...checkTypedRoot(root, type),
-      ...checkRequiredDeclared(root),
-      ...checkSchemaShape(root, root, [], meter),
-    ]
+  if (type !== undefined) {
+    // Nearly every schema is clean: the shape check's own (empty) list is returned, and the root's problems are
+    // put in front of it only when there are any.
+    const shape = checkSchemaShape(root, root, [], meter)
+    const found: SchemaViolation[] = []
+    checkTypedRoot(root, type, found)
+    checkRequiredDeclared(root, found)
+    if (found.length === 0) return shape
+    for (const problem of shape) found.push(problem)
+    return found
+  }
   const untyped = classifyUntypedRoot(root)
   if (untyped.rule !== 'bare-property-table') return [untyped, ...checkSchemaShape(root, root, [], meter)]
   // Check each entry as the property schema it was meant to be, so one report lists every mistake in the table.

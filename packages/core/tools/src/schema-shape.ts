@@ -1,5 +1,12 @@
 import { toPointer } from './json-pointer.ts'
-import { isJsonObject, type JsonObject, type JsonValue, jsonText, ownValue } from './json-value.ts'
+import {
+  inheritsEnumerableKeys,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  jsonText,
+  ownValue,
+} from './json-value.ts'
 import {
   ANCHOR_NAMES,
   type Dialect,
@@ -120,8 +127,11 @@ function reportNotSchema(check: ShapeCheck, path: PathLink | undefined, value: J
 }
 
 function checkType(check: ShapeCheck, parent: PathLink | undefined, key: string, value: JsonValue): void {
-  const names = Array.isArray(value) ? value : [value]
-  if (names.length === 0 || (Array.isArray(value) && !isUniqueStringList(value))) {
+  if (!Array.isArray(value)) {
+    checkTypeName(check, parent, key, value)
+    return
+  }
+  if (value.length === 0 || !isUniqueStringList(value)) {
     report(
       check,
       here(parent, key),
@@ -131,17 +141,19 @@ function checkType(check: ShapeCheck, parent: PathLink | undefined, key: string,
     )
     return
   }
-  for (const name of names) {
-    if (typeof name === 'string' && JSON_TYPES.has(name)) continue
-    const suggestion = typeof name === 'string' ? TYPE_SUGGESTIONS.get(name.toLowerCase()) : undefined
-    report(
-      check,
-      here(parent, key),
-      'type-unknown',
-      `${show(name)} is not a JSON Schema type`,
-      suggestion ?? `use one of ${[...JSON_TYPES].join(', ')}`,
-    )
-  }
+  for (const name of value) checkTypeName(check, parent, key, name)
+}
+
+function checkTypeName(check: ShapeCheck, parent: PathLink | undefined, key: string, name: JsonValue): void {
+  if (typeof name === 'string' && JSON_TYPES.has(name)) return
+  const suggestion = typeof name === 'string' ? TYPE_SUGGESTIONS.get(name.toLowerCase()) : undefined
+  report(
+    check,
+    here(parent, key),
+    'type-unknown',
+    `${show(name)} is not a JSON Schema type`,
+    suggestion ?? `use one of ${[...JSON_TYPES].join(', ')}`,
+  )
 }
 
 function checkRequired(
@@ -317,6 +329,8 @@ const SHAPE_EXPECTATIONS: Partial<
     'an object mapping vocabulary URIs to true or false',
   ],
 }
+// A shape is looked up by name: a key some code added to `Object.prototype` must not answer for one.
+Object.setPrototypeOf(SHAPE_EXPECTATIONS, null)
 
 function checkKeyword(
   check: ShapeCheck,
@@ -465,6 +479,8 @@ function checkNodes(
   inProperty: boolean,
 ): void {
   const pending: PendingNode[] = []
+  // Every node is one of the snapshot's plain objects: see `inheritsEnumerableKeys`.
+  const inherited = inheritsEnumerableKeys()
   let path = rootPath
   let node = root
   let underProperties = inProperty
@@ -494,7 +510,8 @@ function checkNodes(
     else {
       keyword = undefined
       const first = pending.length
-      for (const name of Object.keys(node)) {
+      for (const name in node) {
+        if (inherited && !Object.hasOwn(node, name)) continue
         const shape = KEYWORD_SHAPES.get(name)
         if (shape === undefined) continue
         const value = node[name]!

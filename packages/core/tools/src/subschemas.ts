@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, type JsonValue } from './json-value.ts'
+import { inheritsEnumerableKeys, isJsonObject, type JsonObject, type JsonValue } from './json-value.ts'
 import { KEYWORD_SHAPES, type KeywordShape } from './keywords.ts'
 
 /** A schema nested in another, and the path from its parent to it. */
@@ -48,7 +48,9 @@ export function subschemasAt(
     (shape === 'schema-map' || shape === 'pattern-schema-map' || shape === 'dependencies') &&
     isJsonObject(value)
   ) {
-    for (const name of Object.keys(value)) {
+    const inherited = inheritsEnumerableKeys()
+    for (const name in value) {
+      if (inherited && !Object.hasOwn(value, name)) continue
       const schema = value[name]!
       // `dependencies` maps a name to a schema or to a list of names; only the schemas are nested schemas.
       if (shape !== 'dependencies' || !Array.isArray(schema)) visit(schema, keyword, name)

@@ -122,7 +122,7 @@ function buildValidator(
 class CompiledToolContract implements ToolContract {
   readonly identity: ToolIdentity
   readonly declared: JsonObject
-  /** Only these, so a contract does not keep a caller's per-tool callbacks (such as `onRepair`) alive. */
+  /** Never a caller's per-tool `onRepair`, which the contract has no use for once built. */
   private readonly options: LaterOptions
   /** Each built on first use: most contracts are projected for one route, many never validated. */
   private projections: Map<ProfileId, Projection> | undefined = undefined
@@ -132,8 +132,12 @@ class CompiledToolContract implements ToolContract {
   constructor(declared: JsonObject, identity: ToolIdentity, options: ContractOptions) {
     this.declared = declared
     this.identity = identity
-    const { fallbackValidator, onValidatorProblem, projection, meter } = options
-    this.options = { fallbackValidator, onValidatorProblem, projection, meter }
+    // Options shared by many contracts (a host's, built once) are kept as they are; a per-tool `onRepair` is dropped.
+    if (options.onRepair === undefined) this.options = options
+    else {
+      const { fallbackValidator, onValidatorProblem, projection, meter } = options
+      this.options = { fallbackValidator, onValidatorProblem, projection, meter }
+    }
   }
 
   /**
