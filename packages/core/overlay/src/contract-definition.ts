@@ -79,13 +79,11 @@ export function bindContract<D extends ArgumentConsumers>(definition: D, binding
     bound.isConcurrencySafe = present(isConcurrencySafe, definition, binding)
   if (output !== undefined) {
     const { render, presentationMeta } = output
-    bound.output = {
-      ...output,
-      ...(render !== undefined && { render: present(render, output, binding) }),
-      ...(presentationMeta !== undefined && {
-        presentationMeta: present(presentationMeta, output, binding),
-      }),
-    }
+    const boundOutput: { -readonly [K in keyof typeof output]: (typeof output)[K] } = { ...output }
+    if (render !== undefined) boundOutput.render = present(render, output, binding)
+    if (presentationMeta !== undefined)
+      boundOutput.presentationMeta = present(presentationMeta, output, binding)
+    bound.output = boundOutput
   }
   if (binding.parameters === 'declared') bound.parameters = contract.declared
   // Projected on first read (DSH reads `parameters` when it assembles a request), so registering stays cheap; the

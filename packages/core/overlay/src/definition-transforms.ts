@@ -36,6 +36,9 @@ export interface DefinitionTransform {
   transform(definition: RegisteredTool, registration: Registration): RegisteredTool | undefined
 }
 
+/** The `changedBy` of every origin no transform changed: one shared empty list. */
+const NO_TRANSFORMS: readonly DefinitionTransform[] = Object.freeze([])
+
 function transformsOf(tools: object, create: boolean): Set<DefinitionTransform> | undefined {
   const state = stateOf(tools)
   if (state.transforms === undefined && create) state.transforms = new Set()
@@ -49,14 +52,15 @@ function transformed(
   transforms: Iterable<DefinitionTransform>,
 ): { readonly definition: RegisteredTool; readonly origin: Origin } {
   let current = registered
-  const changedBy: DefinitionTransform[] = []
+  let changedBy: DefinitionTransform[] | undefined
   for (const transform of transforms) {
     const next = transform.transform(current, registration)
     if (next === undefined || next === current) continue
     current = next
+    changedBy ??= []
     changedBy.push(transform)
   }
-  return { definition: current, origin: { registered, registration, changedBy } }
+  return { definition: current, origin: { registered, registration, changedBy: changedBy ?? NO_TRANSFORMS } }
 }
 
 /** What a registration of `given` hands on: `given` through every transform added for `tools`, and its origin. */
@@ -65,9 +69,9 @@ function forRegistration(
   given: RegisteredTool,
   registration: Registration,
 ): { readonly definition: RegisteredTool; readonly origin: Origin } {
-  const unchanged = { definition: given, origin: { registered: given, registration, changedBy: [] } }
   const set = transformsOf(tools, false)
-  if (set === undefined || set.size === 0 || typeof given !== 'object' || given === null) return unchanged
+  if (set === undefined || set.size === 0 || typeof given !== 'object' || given === null)
+    return { definition: given, origin: { registered: given, registration, changedBy: NO_TRANSFORMS } }
   // A definition a transform produced, registered again as it is (read back through `get()`), is not changed twice.
   const known = recordedOrigin(tools, given)
   if (known !== undefined && known.changedBy.length > 0) return { definition: given, origin: known }
@@ -106,7 +110,7 @@ export function beginRegistration<D extends RegisteredTool>(
   receiver: unknown,
 ): RegistrationPass<D> {
   if (tools === undefined) {
-    const origin = { registered: given, registration: registrationOf(receiver), changedBy: [] }
+    const origin = { registered: given, registration: registrationOf(receiver), changedBy: NO_TRANSFORMS }
     return { definition: given, origin, outermost: false }
   }
   const pending = pendingOrigin(tools)

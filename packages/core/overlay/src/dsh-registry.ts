@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { stateOf } from './instance-state.ts'
-import { installOwnMethod } from './own-method.ts'
+import { installForwardingMethod, installOwnMethod } from './own-method.ts'
 import type { RegisteredTool, RegisterMethod } from './registration.ts'
 
 /**
@@ -154,12 +154,13 @@ export function dshRegistryOf(tools: object): DshRegistry | undefined {
       return layers.chainLayers(scope)
     },
     watchChanges(listener) {
-      return installOwnMethod<'onChange', () => void>(
+      // Without a forwarding hop: DSH calls it inside every register, where cordis captures stack traces.
+      return installForwardingMethod<'onChange', () => void>(
         layers,
         'onChange',
-        (previous) =>
+        (previous, stillInstalled) =>
           function onChange(this: unknown) {
-            listener()
+            if (stillInstalled()) listener()
             previous.call(this)
           },
       )

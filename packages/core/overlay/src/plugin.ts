@@ -3,7 +3,7 @@ import { PROFILE_IDS, type ProfileId } from '@dsh-harden/tools'
 import { installAdmission } from './admission.ts'
 import { dshRegistryOf, rawTools, unsupportedShapeNotice } from './dsh-registry.ts'
 import { stderrAndLogger } from './notices.ts'
-import { installOwnMethod } from './own-method.ts'
+import { installForwardingMethod, installOwnMethod } from './own-method.ts'
 import { installReadGuard } from './read-guard.ts'
 import {
   admittingRegister,
@@ -95,8 +95,9 @@ export const HardenOverlay = {
     )
     ctx.effect(
       () =>
-        installOwnMethod<'register', RegisterMethod>(tools, 'register', (previous) =>
-          admittingRegister(previous, gate.atRegister, tools),
+        // Installed without a forwarding hop: the guard sits on the stack of every registration.
+        installForwardingMethod<'register', RegisterMethod>(tools, 'register', (previous, stillInstalled) =>
+          admittingRegister(previous, gate.atRegister, { on: tools, stillInstalled }),
         ),
       'dsh-harden: guard tools.register()',
     )

@@ -13,12 +13,31 @@ export interface Registration {
   readonly unrecorded?: true
 }
 
+const FROM_ROOT: Registration = Object.freeze({ source: undefined })
+
+/**
+ * One record per calling context, shared by its registrations (each is kept with its tool). A context belongs to one
+ * plugin for its life, so its name is read through cordis' context proxy once, not at every registration.
+ */
+const byContext = new WeakMap<object, Registration>()
+
+function nameOf(ctx: object): Registration {
+  const name = (ctx as { fiber?: { name?: unknown } }).fiber?.name
+  return typeof name === 'string' && name !== 'root' ? Object.freeze({ source: name }) : FROM_ROOT
+}
+
 /** The registering plugin's name, read from the calling context cordis binds as `this.ctx`. */
 export function registrationOf(receiver: unknown): Registration {
   try {
-    const name = (receiver as { ctx?: { fiber?: { name?: unknown } } } | null)?.ctx?.fiber?.name
-    return { source: typeof name === 'string' && name !== 'root' ? name : undefined }
+    const ctx = (receiver as { ctx?: unknown } | null)?.ctx
+    if (typeof ctx !== 'object' || ctx === null) return FROM_ROOT
+    let found = byContext.get(ctx)
+    if (found === undefined) {
+      found = nameOf(ctx)
+      byContext.set(ctx, found)
+    }
+    return found
   } catch {
-    return { source: undefined }
+    return FROM_ROOT
   }
 }

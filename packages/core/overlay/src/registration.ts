@@ -16,6 +16,7 @@ import { DSH_FALLBACK_VALIDATOR } from './dsh-fallback.ts'
 import { toolsOfReceiver } from './dsh-registry.ts'
 import { stderrOnly, validatorProblemNotice } from './notices.ts'
 import { recordOrigin } from './origins.ts'
+import type { StillInstalled } from './own-method.ts'
 import type { Registration } from './registrant.ts'
 
 /** The slice of DSH's `ToolDefinition` the overlay reads; everything else passes through untouched. */
@@ -108,6 +109,30 @@ function toolNameOf(definition: RegisteredTool | undefined): string {
 }
 
 /**
+ * What judging reads besides the definition, built once per caller (a guard, each path of a gate) rather than once
+ * per tool: the options, and the contract options made from them.
+ */
+export interface Judge {
+  readonly options: JudgeOptions
+  /** Shared by every contract this judge builds, except in `repair` mode, where each tool reports its own repairs. */
+  readonly contractOptions: ContractOptions
+}
+
+/** A `Judge` for `options`, reporting a schema ajv cannot compile to `onValidatorProblem` (at its first compile). */
+export function createJudge(
+  options: JudgeOptions,
+  onValidatorProblem: (problem: ValidatorProblem) => void,
+): Judge {
+  const contractOptions: ContractOptions = {
+    mode: options.mode === 'repair' ? 'repair' : 'throw',
+    limits: options.limits,
+    fallbackValidator: DSH_FALLBACK_VALIDATOR,
+    onValidatorProblem,
+  }
+  return { options, contractOptions }
+}
+
+/**
  * Checks one definition against the root contract and binds it for the route: the single decision every path into
  * the registry makes (a registration, the sweep of tools registered earlier, a tool rebuilt for a late transform).
  * It reports nothing itself; the caller words and records the judgement. The validator is compiled when it is first
@@ -116,20 +141,19 @@ function toolNameOf(definition: RegisteredTool | undefined): string {
 export function judgeTool<D extends RegisteredTool>(
   definition: D,
   registration: Registration,
-  options: JudgeOptions,
-  onValidatorProblem: (problem: ValidatorProblem) => void,
+  judge: Judge,
 ): Judgement<D> {
   const identity: ToolIdentity = { tool: toolNameOf(definition), source: registration.source }
   let report: RepairReport | undefined
-  const contractOptions: ContractOptions = {
-    mode: options.mode === 'repair' ? 'repair' : 'throw',
-    limits: options.limits,
-    onRepair: (repaired) => {
-      report = repaired
-    },
-    fallbackValidator: DSH_FALLBACK_VALIDATOR,
-    onValidatorProblem,
-  }
+  const contractOptions: ContractOptions =
+    judge.options.mode === 'repair'
+      ? {
+          ...judge.contractOptions,
+          onRepair: (repaired) => {
+            report = repaired
+          },
+        }
+      : judge.contractOptions
   let contract: ToolContract
   try {
     contract = compileToolContract(readParameters(definition, identity), identity, contractOptions)
@@ -137,7 +161,13 @@ export function judgeTool<D extends RegisteredTool>(
     if (!(error instanceof JsonSchemaError)) throw error
     return { kind: 'refused', identity, error }
   }
-  return { kind: 'accepted', identity, definition: accepted(definition, contract, options), contract, report }
+  return {
+    kind: 'accepted',
+    identity,
+    definition: accepted(definition, contract, judge.options),
+    contract,
+    report,
+  }
 }
 
 /** Hands a judgement to the callbacks of `options`, as a bare guard reports it. */
@@ -158,20 +188,30 @@ export type Admitted<D> =
 
 const unregisterNothing = (): void => {}
 
+/** Where an `admittingRegister` wrapper is installed, when it is one instance's own method. */
+export interface InstalledRegister {
+  /** The tools instance it is installed on. */
+  readonly on?: object | undefined
+  /** Set when it is installed with `installForwardingMethod`: once false, the wrapper only forwards. */
+  readonly stillInstalled?: StillInstalled | undefined
+}
+
 /**
  * Wraps a `register` implementation (DSH `ToolRuntime.register`, `packages/core/tools/src/index.ts`) so that `admit`
  * decides what each registration hands it, after the tool packages' definition transforms. `this` is passed through,
- * so cordis still attributes the registration to the calling plugin and disposes it with that plugin. `installedOn`:
- * the tools instance this `register` is installed on, if it is one instance's own method.
+ * so cordis still attributes the registration to the calling plugin and disposes it with that plugin. `installed`:
+ * where it is installed, if it is one instance's own method.
  */
 export function admittingRegister<D extends RegisteredTool>(
   original: RegisterMethod<D>,
   admit: (definition: D, registration: Registration) => Admitted<D>,
-  installedOn?: object,
+  installed: InstalledRegister = {},
 ): RegisterMethod<D> {
+  const { on, stillInstalled } = installed
   return function register(this: unknown, given: D): () => void {
+    if (stillInstalled !== undefined && !stillInstalled()) return original.call(this, given)
     // The instance it is installed on, when known: reading it from `this` goes through cordis' proxy.
-    const tools = installedOn ?? toolsOfReceiver(this)
+    const tools = on ?? toolsOfReceiver(this)
     const pass = beginRegistration(tools, given, this)
     try {
       const { definition, origin } = pass
@@ -198,10 +238,13 @@ export function guardRegister<D extends RegisteredTool>(
   options: RegistrationGuardOptions = {},
   onAccepted?: (definition: D) => void,
 ): RegisterMethod<D> {
-  const onValidatorProblem =
-    options.onValidatorProblem ?? ((problem: ValidatorProblem) => stderrOnly(validatorProblemNotice(problem)))
+  const judge = createJudge(
+    options,
+    options.onValidatorProblem ??
+      ((problem: ValidatorProblem) => stderrOnly(validatorProblemNotice(problem))),
+  )
   return admittingRegister(original, (definition, registration) => {
-    const judgement = judgeTool(definition, registration, options, onValidatorProblem)
+    const judgement = judgeTool(definition, registration, judge)
     reportJudgement(judgement, options)
     if (judgement.kind === 'refused') {
       // Without a mode the guard throws: a caller that set up no notice channel must not lose the error silently.

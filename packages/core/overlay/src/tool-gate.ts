@@ -6,7 +6,9 @@ import { type NoticeSink, refusalNotice, repairNotice, validatorProblemNotice } 
 import type { Registration } from './registrant.ts'
 import {
   type Admitted,
+  createJudge,
   declaresCanonicalOutput,
+  type Judge,
   type Judgement,
   type JudgeOptions,
   judgeTool,
@@ -41,6 +43,9 @@ export class ToolGate {
   private readonly ledger: VerdictLedger
   /** Whether a read guard hides withheld tools; without one, a refused tool must not reach DSH's table at all. */
   private readonly withholds: boolean
+  /** One per path that reports a validator problem its own way (see `laterProblem`). */
+  private readonly laterJudge: Judge
+  private readonly earlyJudge: Judge
 
   constructor(
     tools: object,
@@ -54,6 +59,8 @@ export class ToolGate {
     this.notify = notify
     this.ledger = ledger
     this.withholds = withholds
+    this.laterJudge = createJudge(options, this.laterProblem)
+    this.earlyJudge = createJudge(options, this.earlyProblem)
   }
 
   /** A registration: the definition to insert (bound, or withheld as it is), or the error in `throw` mode. */
@@ -110,13 +117,14 @@ export class ToolGate {
     path: Path,
   ): Judgement<RegisteredTool> {
     const early = path === 'early'
-    const onValidatorProblem = early ? this.earlyProblem : this.laterProblem
-    const judgement = judgeTool(definition, registration, this.options, onValidatorProblem)
+    const judgement = judgeTool(definition, registration, early ? this.earlyJudge : this.laterJudge)
     if (judgement.kind === 'refused') {
       this.shown.set(definition, null)
       if (early) this.refusals.push(judgement.error)
     } else {
-      this.shown.set(definition, judgement.definition)
+      // What DSH's table holds: the bound definition, except for a tool registered before the overlay started, whose
+      // entry stays the one it registered and is shown bound.
+      if (early) this.shown.set(definition, judgement.definition)
       this.shown.set(judgement.definition, judgement.definition)
     }
     this.ledger.record(verdictOf(judgement, early))
