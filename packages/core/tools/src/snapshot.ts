@@ -241,7 +241,7 @@ class SnapshotWalk {
     // JSON's view of the container; unlike `Reflect.ownKeys`, `Object.keys` is served from V8's enum cache, which
     // halves the cost of a snapshot.
     const keys = Object.keys(value)
-    // Every key becomes at least one node, so a too-wide container fails here, before an accessor check per key.
+    // Every key becomes at least one node, so a too-wide container fails here, before any of its members is read.
     if (this.nodes + keys.length > this.limits.maxNodes) {
       this.stop(pointerOf(pending), 'too-large', `the schema has more than ${this.limits.maxNodes} values`)
       return
