@@ -16,25 +16,26 @@ export interface Registration {
 const FROM_ROOT: Registration = Object.freeze({ source: undefined })
 
 /**
- * One record per calling context, shared by its registrations (each is kept with its tool). A context belongs to one
- * plugin for its life, so its name is read through cordis' context proxy once, not at every registration.
+ * One record per plugin fiber, shared by its registrations (each is kept with its tool). The context a `register`
+ * call sees as `this.ctx` is a fresh shadow that cordis' proxy builds for each property read, so it cannot key a
+ * cache; its fiber is the plugin's own, for the plugin's life, and so is the fiber's name.
  */
-const byContext = new WeakMap<object, Registration>()
+const byFiber = new WeakMap<object, Registration>()
 
-function nameOf(ctx: object): Registration {
-  const name = (ctx as { fiber?: { name?: unknown } }).fiber?.name
+function nameOf(fiber: { name?: unknown }): Registration {
+  const name = fiber.name
   return typeof name === 'string' && name !== 'root' ? Object.freeze({ source: name }) : FROM_ROOT
 }
 
 /** The registering plugin's name, read from the calling context cordis binds as `this.ctx`. */
 export function registrationOf(receiver: unknown): Registration {
   try {
-    const ctx = (receiver as { ctx?: unknown } | null)?.ctx
-    if (typeof ctx !== 'object' || ctx === null) return FROM_ROOT
-    let found = byContext.get(ctx)
+    const fiber = (receiver as { ctx?: { fiber?: unknown } } | null)?.ctx?.fiber
+    if (typeof fiber !== 'object' || fiber === null) return FROM_ROOT
+    let found = byFiber.get(fiber)
     if (found === undefined) {
-      found = nameOf(ctx)
-      byContext.set(ctx, found)
+      found = nameOf(fiber)
+      byFiber.set(fiber, found)
     }
     return found
   } catch {

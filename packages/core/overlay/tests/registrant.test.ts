@@ -1,0 +1,64 @@
+import type { Context } from '@deepseek-ai/cordis'
+import { describe, expect, it } from 'vitest'
+import { type Registration, registrationOf } from '../src/registrant.ts'
+import { dshRuntime } from './fixtures.ts'
+
+interface Seen {
+  readonly ctx: unknown
+  readonly fiber: unknown
+  readonly registration: Registration
+}
+
+/**
+ * Mounts a method on the raw tools instance that reports what a call sees as `this`, as the overlay's `register`
+ * wrapper sees it, and calls it twice from inside a plugin through cordis' real proxies.
+ */
+async function callTwiceFromPlugin(app: Context, name: string): Promise<Seen[]> {
+  const raw = (app as unknown as { tools: Record<symbol, Record<string, unknown>> }).tools[
+    Symbol.for('cordis.original')
+  ]!
+  raw.observe = function observe(this: { ctx: { fiber: unknown } }): Seen[] {
+    return [{ ctx: this.ctx, fiber: this.ctx.fiber, registration: registrationOf(this) }]
+  }
+  const seen: Seen[] = []
+  await app.plugin({
+    name,
+    inject: ['tools'],
+    apply(ctx: Context) {
+      const tools = ctx.tools as unknown as { observe(): Seen[] }
+      seen.push(...tools.observe(), ...tools.observe())
+    },
+  })
+  return seen
+}
+
+describe('the registering plugin', () => {
+  it('is read once per plugin, though cordis hands each call a fresh context', async () => {
+    const app = await dshRuntime()
+    const [first, second] = await callTwiceFromPlugin(app, 'acme-tools')
+    // The premise: a context cannot key the record, its fiber can.
+    expect(first!.ctx).not.toBe(second!.ctx)
+    expect(first!.fiber).toBe(second!.fiber)
+    expect(first!.registration).toEqual({ source: 'acme-tools' })
+    expect(second!.registration).toBe(first!.registration)
+  })
+
+  it('is told apart per plugin, and a call from the root context has no source', async () => {
+    const app = await dshRuntime()
+    const [acme] = await callTwiceFromPlugin(app, 'acme-tools')
+    const [other] = await callTwiceFromPlugin(app, 'other-tools')
+    expect(acme!.registration.source).toBe('acme-tools')
+    expect(other!.registration.source).toBe('other-tools')
+    expect(registrationOf({ ctx: app }).source).toBeUndefined()
+  })
+
+  it('has no source when the receiver carries no readable context', () => {
+    const throwing = {
+      get ctx(): never {
+        throw new Error('revoked')
+      },
+    }
+    for (const receiver of [undefined, null, {}, { ctx: 1 }, { ctx: { fiber: null } }, throwing])
+      expect(registrationOf(receiver)).toEqual({ source: undefined })
+  })
+})
