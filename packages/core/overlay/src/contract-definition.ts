@@ -32,6 +32,8 @@ export interface ContractBinding {
    * project per request where DSH assembles it.
    */
   readonly parameters?: 'wire' | 'declared' | undefined
+  /** With `parameters: 'wire'`: told why the wire schema read is the declared one (`Projection.notProjected`). */
+  readonly onNotProjected?: ((reason: string) => void) | undefined
 }
 
 type Presenter<A extends unknown[]> = ((args: unknown, ...rest: A) => unknown) | undefined
@@ -94,7 +96,10 @@ export function bindContract<D extends ArgumentConsumers>(definition: D, binding
       configurable: true,
       get: () => {
         const profile = binding.profile()
-        return profile === undefined ? contract.declared : contract.projection(profile).wire
+        if (profile === undefined) return contract.declared
+        const projection = contract.projection(profile)
+        if (projection.notProjected !== undefined) binding.onNotProjected?.(projection.notProjected)
+        return projection.wire
       },
     })
   return bound as D

@@ -15,6 +15,19 @@ function describe(identity: ToolIdentity, early: boolean): string {
 }
 
 /**
+ * Once per overlay: why schemas go out as declared instead of projected for the route (`Projection.notProjected`),
+ * however many tools and assemblies that affects.
+ */
+export function notProjectedOnce(notify: NoticeSink): (reason: string) => void {
+  let told = false
+  return (reason) => {
+    if (told) return
+    told = true
+    notify(`dsh-harden: ${reason}.`)
+  }
+}
+
+/**
  * One line per refused tool: plugin, tool, each JSON pointer with its fix, and what happens now — the same in either
  * load order, since a refused tool is withheld the same way whether it registered before the overlay started or after.
  */

@@ -2,7 +2,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { PROFILE_IDS, type ProfileId } from '@dsh-harden/tools'
 import { installAdmission } from './admission.ts'
 import { dshRegistryOf, rawTools, unsupportedShapeNotice } from './dsh-registry.ts'
-import { stderrAndLogger } from './notices.ts'
+import { notProjectedOnce, stderrAndLogger } from './notices.ts'
 import { installForwardingMethod, installOwnMethod } from './own-method.ts'
 import { installReadGuard } from './read-guard.ts'
 import {
@@ -82,13 +82,14 @@ export const HardenOverlay = {
   apply(ctx: Context, config?: OverlayConfig): void {
     const settings = readConfig(config)
     const notify = stderrAndLogger(ctx)
-    const routes = settings.profile === undefined ? new RouteProjection() : undefined
+    const notProjected = notProjectedOnce(notify)
+    const routes = settings.profile === undefined ? new RouteProjection(notProjected) : undefined
     const tools = rawTools(ctx)
     const registry = dshRegistryOf(tools)
     if (registry === undefined) unsupportedShapeNotice(tools, notify)
     const gate = new ToolGate(
       tools,
-      { ...settings, routed: routes },
+      { ...settings, routed: routes, onNotProjected: notProjected },
       notify,
       verdictLedgerOf(tools),
       registry !== undefined,

@@ -69,6 +69,8 @@ export interface RegistrationGuardOptions {
   readonly routed?: RoutedBinding | undefined
   /** With a profile: reject calls whose arguments do not match with `ToolArgsError`, for every tool. Default false. */
   readonly validateArguments?: boolean | undefined
+  /** With a profile: told, at each read of the wire schema, why it goes out as declared (`Projection.notProjected`). */
+  readonly onNotProjected?: ((reason: string) => void) | undefined
 }
 
 /** How tools are bound when the route is found per session instead of configured. */
@@ -82,7 +84,7 @@ export interface RoutedBinding {
 /** The parts of the options that decide a judgement; the callbacks only report it. */
 export type JudgeOptions = Pick<
   RegistrationGuardOptions,
-  'mode' | 'limits' | 'profile' | 'routed' | 'validateArguments'
+  'mode' | 'limits' | 'profile' | 'routed' | 'validateArguments' | 'onNotProjected'
 >
 
 /**
@@ -278,7 +280,12 @@ export function declaresCanonicalOutput(definition: unknown): boolean {
 function accepted<D extends RegisteredTool>(definition: D, contract: ToolContract, options: JudgeOptions): D {
   const validateArguments = options.validateArguments ?? false
   if (options.profile !== undefined) {
-    return bindContract(definition, { contract, profile: () => options.profile, validateArguments })
+    return bindContract(definition, {
+      contract,
+      profile: () => options.profile,
+      validateArguments,
+      onNotProjected: options.onNotProjected,
+    })
   }
   if (options.routed === undefined)
     return contract.declared === definition.parameters

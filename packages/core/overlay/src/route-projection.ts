@@ -76,6 +76,8 @@ function readRoute(source: unknown): ModelRoute | undefined {
 const NO_RENAMES: ReadonlyMap<string, string> = new Map()
 
 export class RouteProjection implements RoutedBinding {
+  /** Told why a tool's schema goes out as declared for a route (`Projection.notProjected`). */
+  private readonly onNotProjected: ((reason: string) => void) | undefined
   private readonly contracts = new WeakMap<object, ToolContract>()
   private readonly byAgent = new WeakMap<object, ProfileId>()
   private last: ProfileId | undefined
@@ -84,6 +86,10 @@ export class RouteProjection implements RoutedBinding {
   private lastNames: ReadonlyMap<string, string> | undefined
   /** Per view map, so agents of different scopes taking turns each keep theirs. */
   private readonly wiresByView = new WeakMap<ReadonlyMap<string, object>, ViewWires>()
+
+  constructor(onNotProjected?: (reason: string) => void) {
+    this.onNotProjected = onNotProjected
+  }
 
   /**
    * The registered name of a tool the model called by its wire name, or `undefined` when the name was not renamed
@@ -170,15 +176,22 @@ export class RouteProjection implements RoutedBinding {
     const kept = lookup instanceof Map ? this.wiresByView.get(lookup) : undefined
     if (kept?.profile === profile) return kept.wires
     const wires = new Map<string, JsonObject>()
+    let lasting = true
     const consider = (name: string, definition: object | undefined): void => {
       const contract = definition === undefined ? undefined : this.contracts.get(definition)
-      const wire = contract?.projection(profile).wire
+      const projection = contract?.projection(profile)
+      if (projection?.notProjected !== undefined) {
+        lasting = false
+        this.onNotProjected?.(projection.notProjected)
+      }
+      const wire = projection?.wire
       if (wire !== undefined && wire !== contract?.declared) wires.set(name, wire)
     }
     if (lookup instanceof Map) {
       // Every tool of the view, not only this assembly's: another assembly from the same view may carry others.
       for (const [name, definition] of lookup) consider(name, definition)
-      this.wiresByView.set(lookup, { profile, wires })
+      // Wires sent as declared for a reason of the moment are not kept: the next assembly projects again.
+      if (lasting) this.wiresByView.set(lookup, { profile, wires })
     } else {
       const find = lookup as (name: string) => object | undefined
       for (const schema of schemas)

@@ -25,6 +25,21 @@ export function inheritsEnumerableKeys(): boolean {
   return false
 }
 
+const NO_KEYS: readonly string[] = Object.freeze([])
+
+/**
+ * The keys every plain object inherits enumerably from `Object.prototype`: none, unless some code assigned one there
+ * (the prototype-pollution bug of some dependency). Code that reads schema keywords as properties, as the projection
+ * and every validator do, would find them on every node. Costs a few nanoseconds when there are none. A key defined
+ * there as non-enumerable, which takes `Object.defineProperty`, is not listed.
+ */
+export function pollutedPrototypeKeys(): readonly string[] {
+  if (!inheritsEnumerableKeys()) return NO_KEYS
+  const keys: string[] = []
+  for (const key in Object.prototype) keys.push(key)
+  return keys
+}
+
 /** Defines an own property even for keys such as `__proto__`, which plain assignment would turn into a prototype swap. */
 export function defineOwn(target: object, key: string, value: unknown): void {
   // Assignment is much faster and equivalent on plain objects for every other key.

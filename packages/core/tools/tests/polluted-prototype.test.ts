@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { checkToolParameters } from '../src/index.ts'
+import {
+  checkToolParameters,
+  compileToolContract,
+  type JsonObject,
+  PROFILE_IDS,
+  projectForRoute,
+  projectParameters,
+} from '../src/index.ts'
 
 // The shape check iterates a snapshot with `for...in` and looks keyword shapes up by name; an enumerable key on
 // `Object.prototype` (some dependency's mistake) must reach neither as if every node declared it.
@@ -39,5 +46,49 @@ describe('an enumerable key on Object.prototype', () => {
     expect(checkToolParameters(broken).violations.map((v) => [v.pointer, v.rule])).toEqual([
       ['/properties/path/type', 'type-unknown'],
     ])
+  })
+})
+
+describe('a projection while Object.prototype carries enumerable keys', () => {
+  it('sends every schema as declared, as stock DSH does, and says why', () => {
+    const declared = checkToolParameters(schema).snapshot as JsonObject
+    expect(projectParameters(declared, 'openai-strict').wire).not.toBe(declared)
+    pollute()
+    for (const profile of PROFILE_IDS) {
+      const projection = projectParameters(declared, profile)
+      expect(projection.wire).toBe(declared)
+      expect(projection.decoder).toEqual({ kind: 'identity' })
+      expect(projection.notProjected).toMatch(/Object\.prototype carries "type", "properties", "enum"/)
+    }
+  })
+
+  it('serves an MCP tool as its server listed it, on every route', () => {
+    const inputSchema = checkToolParameters(schema).snapshot as JsonObject
+    pollute()
+    for (const profile of PROFILE_IDS) {
+      const outcome = projectForRoute({ name: 'read', inputSchema }, profile)
+      expect(outcome.kind === 'projected' && outcome.projection.input.wire).toBe(inputSchema)
+    }
+  })
+
+  it('projects again once the keys are gone', () => {
+    const declared = checkToolParameters(schema).snapshot as JsonObject
+    pollute()
+    expect(projectParameters(declared, 'openai-strict').notProjected).toBeDefined()
+    for (const key of POLLUTED) delete (Object.prototype as Record<string, unknown>)[key]
+    const projection = projectParameters(declared, 'openai-strict')
+    expect(projection.notProjected).toBeUndefined()
+    expect(projection.changes.length).toBeGreaterThan(0)
+  })
+
+  it('hands arguments to the tool as the model sent them', () => {
+    const contract = compileToolContract(
+      { type: 'object', properties: { text: { description: 'free text' }, count: { type: 'integer' } } },
+      { tool: 'note', source: undefined },
+    )
+    const args = { text: '{"looks":["like","json"]}', count: 3 }
+    // Every node would seem to declare an object: a string slot without a type of its own would be parsed as one.
+    ;(Object.prototype as Record<string, unknown>).type = 'object'
+    for (const profile of PROFILE_IDS) expect(contract.normalizeArguments(args, profile)).toEqual(args)
   })
 })

@@ -45,6 +45,8 @@ function projectChecked(schema: JsonObject, profile: ProfileId): Checked {
   } catch (error) {
     return { kind: 'refused', violations: refusalOf(error) }
   }
+  // Not projected, the schema goes out as stock DSH would send it; the check would read the same polluted keywords.
+  if (projection.notProjected !== undefined) return { kind: 'projected', projection }
   // The projection's postcondition, checked at the boundary too: never serve what the route would refuse.
   const refused = checkProfileContract(projection.wire, profile)
   return refused.length > 0 ? { kind: 'refused', violations: refused } : { kind: 'projected', projection }

@@ -1,10 +1,10 @@
 import { type EnforceOptions, enforceToolParameters } from '../enforce.ts'
 import type { ToolIdentity } from '../errors.ts'
-import type { JsonObject } from '../json-value.ts'
+import { type JsonObject, pollutedPrototypeKeys } from '../json-value.ts'
 import { type ProjectionOptions, projectParameters } from '../projection/index.ts'
 import type { ProfileId, Projection } from '../projection/types.ts'
 import { findUnsupportedPatterns } from './pattern-problems.ts'
-import { readArguments } from './read-arguments.ts'
+import { decodeValue, readArguments } from './read-arguments.ts'
 import { SlotShapes } from './slot-shape.ts'
 import { type ArgumentViolation, ToolArgsError } from './tool-args-error.ts'
 import { type ArgumentValidator, compileValidator } from './validator.ts'
@@ -173,7 +173,8 @@ class CompiledToolContract implements ToolContract {
         profile,
         meter === undefined ? options : { ...options, meter },
       )
-      this.projections.set(profile, projection)
+      // A schema sent as declared for a reason of the moment (`notProjected`) is projected again at the next use.
+      if (projection.notProjected === undefined) this.projections.set(profile, projection)
     }
     return projection
   }
@@ -190,14 +191,12 @@ class CompiledToolContract implements ToolContract {
   }
 
   normalizeArguments(args: unknown, profile: ProfileId): unknown {
+    const { decoder } = this.projection(profile)
+    // The declared schema's slots are read as properties, which inherited keys would fake: only the projection's own
+    // encodings are undone then, and arguments to a schema sent as declared reach the tool as sent, as in stock DSH.
+    if (pollutedPrototypeKeys().length > 0) return decodeValue(args, decoder, this.options.meter)
     this.shapes ??= new SlotShapes(this.declared, this.options.meter)
-    return readArguments(
-      args,
-      this.projection(profile).decoder,
-      this.shapes,
-      this.declared,
-      this.options.meter,
-    )
+    return readArguments(args, decoder, this.shapes, this.declared, this.options.meter)
   }
 }
 

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../json-value.ts'
+import { type JsonObject, pollutedPrototypeKeys } from '../json-value.ts'
 import type { WorkMeter } from '../work-meter.ts'
 import { acceptedAsDeclared } from './as-declared.ts'
 import { sameJson } from './canonical.ts'
@@ -26,18 +26,32 @@ const MIN_PROJECTION_DEPTH = 16
 /**
  * The wire schema of a tool's declared parameters for one route, the decoder that reads arguments back, and what
  * changed. `declared` must already meet the root contract. A schema the route accepts as it is comes back as the
- * very same object, so it is sent byte for byte as declared.
+ * very same object, so it is sent byte for byte as declared. So is every schema while `Object.prototype` carries
+ * enumerable keys (`notProjected` says so): each node would seem to declare them.
  */
 export function projectParameters(
   declared: JsonObject,
   profile: ProfileId,
   options: ProjectionOptions = {},
 ): Projection {
+  const polluted = pollutedPrototypeKeys()
+  if (polluted.length > 0)
+    return { wire: declared, decoder: IDENTITY, changes: [], notProjected: pollution(polluted) }
   const maxDepth = options.maxDepth ?? DEFAULT_PROJECTION_DEPTH
   const nodeBudget = options.nodeBudget ?? DEFAULT_NODE_BUDGET
   if (acceptedAsDeclared(declared, profileRules(profile), { maxDepth, nodeBudget }, options.meter))
     return { wire: declared, decoder: IDENTITY, changes: [] }
   return projectFully(declared, profile, nodeBudget, maxDepth, options.meter)
+}
+
+function pollution(keys: readonly string[]): string {
+  const shown = keys.slice(0, 5).map((key) => JSON.stringify(key))
+  if (keys.length > shown.length) shown.push(`${keys.length - shown.length} more`)
+  return (
+    `Object.prototype carries ${shown.join(', ')} (some code in this process assigned ${keys.length === 1 ? 'it' : 'them'} ` +
+    'there), which every schema node would seem to declare, so schemas are sent as declared, as stock DSH sends them; ' +
+    'find the code that writes to Object.prototype (often a deep merge of untrusted JSON) and fix it'
+  )
 }
 
 /** `projectParameters` without the test for a schema the route takes as declared. */

@@ -84,4 +84,9 @@ export interface Projection {
   readonly wire: JsonObject
   readonly decoder: Decoder
   readonly changes: readonly ProjectionChange[]
+  /**
+   * Set when the schema was not projected at all and goes out as declared, as stock DSH sends it: why. Projection
+   * reads keywords as properties, so it does not run while `Object.prototype` carries enumerable keys.
+   */
+  readonly notProjected?: string | undefined
 }
