@@ -1,5 +1,5 @@
 import { types } from 'node:util'
-import { defineOwn, type JsonValue } from './json-value.ts'
+import { defineOwn, inheritsEnumerableKeys, type JsonValue } from './json-value.ts'
 import type { SizeLimits } from './limits.ts'
 import { describePrimitive, isPlainPrototype } from './plain-data.ts'
 import type { WorkMeter } from './work-meter.ts'
@@ -17,7 +17,8 @@ const FAST_DEPTH = 32
  * accept (a value JSON cannot hold, a proxy, a cycle, a limit, a getter that throws, a stack too short) comes back
  * as `NOT_FAST`, and the walk reads the input from the start. So the pass decides nothing the walk would decide
  * otherwise, and the walk stays the one place that words a violation. Like the walk, it reads each property once, as
- * `JSON.stringify` does (a getter runs, and its value is what is copied); it never invokes a proxy trap.
+ * `JSON.stringify` does (a getter runs, and its value is what is copied; a key a getter deleted first is absent); it
+ * never invokes a proxy trap.
  */
 export function fastCopy(
   input: unknown,
@@ -25,7 +26,11 @@ export function fastCopy(
   meter: WorkMeter | undefined,
 ): JsonValue | typeof NOT_FAST {
   try {
-    return new FastCopy(limits, meter).copy(input)
+    const pass = new FastCopy(limits, meter)
+    const copied = pass.copy(input)
+    // A getter that gave `Object.prototype` an enumerable key midway had it copied as an own key of the objects after
+    // it: the walk, which reads own keys only, takes over.
+    return pass.inheritsKeys || !inheritsEnumerableKeys() ? copied : NOT_FAST
   } catch {
     // Called with little stack left, the recursion can overflow: the walk, which does not recurse, takes over.
     return NOT_FAST
@@ -39,6 +44,8 @@ class FastCopy {
   private readonly limits: SizeLimits
   private readonly depthLimit: number
   private readonly meter: WorkMeter | undefined
+  /** Whether `for…in` over a plain object also lists inherited keys (see `inheritsEnumerableKeys`). */
+  readonly inheritsKeys = inheritsEnumerableKeys()
 
   constructor(limits: SizeLimits, meter: WorkMeter | undefined) {
     this.limits = limits
@@ -71,7 +78,10 @@ class FastCopy {
 
   private copyObject(value: object): JsonValue | typeof NOT_FAST {
     const copy: Record<string, JsonValue> = {}
-    for (const key of Object.keys(value)) {
+    // `for…in` reads V8's enum cache where `Object.keys` would allocate a key array per object. Like the walk, it
+    // skips a key a getter deleted before it was reached.
+    for (const key in value) {
+      if (this.inheritsKeys && !Object.hasOwn(value, key)) continue
       // Keys count toward the limit as in the walk; past it the walk decides whether (and where) to report.
       this.chars += key.length
       if (this.chars > this.limits.maxChars) return NOT_FAST

@@ -69,6 +69,8 @@ function placeInto(copy: Copy, key: string | number, value: JsonValue): void {
 
 /** Marks a property that was reported instead of read. */
 const NOT_DATA: unique symbol = Symbol('not data')
+/** Marks a key that a getter read earlier deleted: absent, as `JSON.stringify` leaves it out. */
+const ABSENT: unique symbol = Symbol('absent')
 
 function describeObject(value: object): string {
   if (value instanceof Date) return 'a Date (send an ISO string instead)'
@@ -258,7 +260,8 @@ class SnapshotWalk {
 
   /**
    * An own property's value, read once as `JSON.stringify` reads it, or `NOT_DATA` after reporting why it could not
-   * be: a getter threw, or it is a setter without a getter, which reads as `undefined` (looked for only then).
+   * be: a getter threw, or it is a setter without a getter, which reads as `undefined` (looked for only then). A key
+   * of an object that is gone by the time it is read is `ABSENT`.
    */
   private dataOf(pending: Pending, value: object, key: string | number): unknown {
     let data: unknown
@@ -282,13 +285,16 @@ class SnapshotWalk {
       )
       return NOT_DATA
     }
+    // An array keeps its length, and JSON sends a missing element as null: only an object's key can be absent.
+    if (data === undefined && typeof key === 'string' && !Object.hasOwn(value, key)) return ABSENT
     return data
   }
 
   private readObject(pending: Pending, value: object, keys: readonly string[]): void {
     for (const key of keys) {
-      this.chars += key.length
       const data = this.dataOf(pending, value, key)
+      if (data === ABSENT) continue
+      this.chars += key.length
       if (data !== NOT_DATA) this.readMember(pending, key, data)
     }
   }

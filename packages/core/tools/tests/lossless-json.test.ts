@@ -6,6 +6,7 @@ import {
   JsonSchemaError,
   snapshotJson,
 } from '../src/index.ts'
+import { snapshotByWalk } from '../src/snapshot.ts'
 
 function found(parameters: unknown, limits = DEFAULT_LIMITS): [string, string][] {
   return checkToolParameters(parameters, limits).violations.map((v) => [v.pointer, v.rule])
@@ -122,6 +123,50 @@ describe('parameters must be lossless JSON', () => {
     expect(violations.map((v) => [v.pointer, v.rule, v.message])).toEqual([
       ['/properties/path', 'unreadable', 'reading this value threw Error: not ready'],
     ])
+  })
+
+  it('leaves out a key a getter deleted before it was read, as JSON.stringify does, on both paths', () => {
+    const build = (extra: Record<string, unknown> = {}) => {
+      const node: Record<string, unknown> = { ...extra, type: 'string' }
+      Object.defineProperty(node, 'description', {
+        enumerable: true,
+        configurable: true,
+        get() {
+          delete node.minLength
+          return 'a path'
+        },
+      })
+      node.minLength = 1
+      return rootWith(node)
+    }
+    const sent = JSON.parse(JSON.stringify(build()))
+    expect(sent.properties.p).toEqual({ type: 'string', description: 'a path' })
+    const fast = snapshotJson(build())
+    expect(fast.ok && fast.value).toEqual(sent)
+    // A value the fast pass hands over (a -0 elsewhere in the node) sends the same input through the walk.
+    expect(found(build({ maximum: -0 }))).toEqual([['/properties/p/maximum', 'not-lossless-json']])
+    expect(snapshotByWalk(build(), DEFAULT_LIMITS)).toEqual(fast)
+  })
+
+  it('copies no key that a getter made Object.prototype list midway', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        get first() {
+          ;(Object.prototype as Record<string, unknown>).enum = ['injected']
+          return { type: 'string' }
+        },
+        second: { type: 'number' },
+      },
+    }
+    try {
+      const snapshot = snapshotJson(schema)
+      expect(snapshot.ok && JSON.stringify(snapshot.value)).toBe(
+        '{"type":"object","properties":{"first":{"type":"string"},"second":{"type":"number"}}}',
+      )
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).enum
+    }
   })
 
   it('reads an element getter of an array', () => {
