@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   checkToolParameters,
@@ -7,6 +8,7 @@ import {
   projectForRoute,
   projectParameters,
 } from '../src/index.ts'
+import { parsedJson, plausibleParameters } from './arbitraries.ts'
 
 // The shape check iterates a snapshot with `for...in` and looks keyword shapes up by name; an enumerable key on
 // `Object.prototype` (some dependency's mistake) must reach neither as if every node declared it.
@@ -90,5 +92,42 @@ describe('a projection while Object.prototype carries enumerable keys', () => {
     // Every node would seem to declare an object: a string slot without a type of its own would be parsed as one.
     ;(Object.prototype as Record<string, unknown>).type = 'object'
     for (const profile of PROFILE_IDS) expect(contract.normalizeArguments(args, profile)).toEqual(args)
+  })
+
+  it('sends any schema as declared and any arguments as sent, whatever keys were assigned there', () => {
+    const keyword = fc.constantFrom(
+      'type',
+      'properties',
+      'items',
+      'anyOf',
+      'enum',
+      'const',
+      'required',
+      'nullable',
+      '$ref',
+    )
+    fc.assert(
+      fc.property(
+        plausibleParameters,
+        fc.dictionary(keyword, parsedJson, { minKeys: 1 }),
+        parsedJson,
+        (parameters, keys, args) => {
+          const checked = checkToolParameters(parameters)
+          if (checked.violations.length > 0) return
+          const contract = compileToolContract(parameters, { tool: 'probe', source: undefined })
+          const proto = Object.prototype as Record<string, unknown>
+          Object.assign(proto, keys)
+          try {
+            for (const profile of PROFILE_IDS) {
+              expect(projectParameters(contract.declared, profile).wire).toBe(contract.declared)
+              expect(contract.normalizeArguments(args, profile)).toBe(args)
+            }
+          } finally {
+            for (const key of Object.keys(keys)) delete proto[key]
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 })

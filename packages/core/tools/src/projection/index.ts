@@ -36,7 +36,7 @@ export function projectParameters(
 ): Projection {
   const polluted = pollutedPrototypeKeys()
   if (polluted.length > 0)
-    return { wire: declared, decoder: IDENTITY, changes: [], notProjected: pollution(polluted) }
+    return { wire: declared, decoder: IDENTITY, changes: [], notProjected: pollutionReason(polluted) }
   const maxDepth = options.maxDepth ?? DEFAULT_PROJECTION_DEPTH
   const nodeBudget = options.nodeBudget ?? DEFAULT_NODE_BUDGET
   if (acceptedAsDeclared(declared, profileRules(profile), { maxDepth, nodeBudget }, options.meter))
@@ -44,7 +44,7 @@ export function projectParameters(
   return projectFully(declared, profile, nodeBudget, maxDepth, options.meter)
 }
 
-function pollution(keys: readonly string[]): string {
+function pollutionReason(keys: readonly string[]): string {
   const shown = keys.slice(0, 5).map((key) => JSON.stringify(key))
   if (keys.length > shown.length) shown.push(`${keys.length - shown.length} more`)
   return (
