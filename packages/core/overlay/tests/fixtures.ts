@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
+import { HardenOverlay } from '../src/index.ts'
 
 export interface ToolsView {
   register(definition: unknown): () => void
@@ -69,4 +70,21 @@ export const NULLABLE_NOTE = {
 export async function besideDshTools<T>(name: string): Promise<T> {
   const tools = realpathSync(new URL('../node_modules/@deepseek-ai/dsh-tools/package.json', import.meta.url))
   return import(pathToFileURL(createRequire(tools).resolve(name)).href) as Promise<T>
+}
+
+/**
+ * A real DSH registry with the overlay (configured by `overlay`; `'stock'` leaves it out) and a third-party plugin's
+ * two tools: `any_json` (`ANY_SLOT`), whose calls' arguments `received` collects, and `maybe_note` (`NULLABLE_NOTE`).
+ */
+export async function thirdPartySession(overlay?: object | 'stock') {
+  const app = await dshRuntime()
+  if (overlay !== 'stock') await app.plugin(HardenOverlay, overlay)
+  const received: unknown[] = []
+  const recording = tool('any_json', ANY_SLOT)
+  recording.execute = async (args: unknown) => {
+    received.push(args)
+    return 'ok'
+  }
+  await app.plugin(toolPlugin('third-party', recording, tool('maybe_note', NULLABLE_NOTE)))
+  return { app, received }
 }

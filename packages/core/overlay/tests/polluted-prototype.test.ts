@@ -1,7 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { afterEach, describe, expect, it } from 'vitest'
-import { HardenOverlay } from '../src/index.ts'
-import { ANY_SLOT, captureStderr, dshRuntime, NULLABLE_NOTE, tool, toolPlugin } from './fixtures.ts'
+import { captureStderr, thirdPartySession } from './fixtures.ts'
 
 // A dependency's prototype-pollution bug: every object now seems to declare these keywords.
 const POLLUTED = { type: 'object', anyOf: [{}], enum: ['x'] } as const
@@ -21,18 +20,8 @@ interface Runtime {
 
 const DEEPSEEK = { options: { provider: 'deepseek-official', model: 'deepseek-v4-flash' } }
 
-/** A real DSH registry with two third-party tools; `received` collects what `any_json` is called with. */
 async function session(hardened: boolean, config?: object) {
-  const app = await dshRuntime()
-  if (hardened) await app.plugin(HardenOverlay, config)
-  const received: unknown[] = []
-  const recording = tool('any_json', ANY_SLOT)
-  recording.execute = async (args: unknown) => {
-    received.push(args)
-    return 'ok'
-  }
-  await app.plugin(toolPlugin('third-party', recording, tool('maybe_note', NULLABLE_NOTE)))
-  return { app, received }
+  return thirdPartySession(hardened ? config : 'stock')
 }
 
 /** The request's tools exactly as the agent loop serializes them. */

@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
-import { HardenOverlay, profileForRoute } from '../src/index.ts'
-import { ANY_SLOT, dshRuntime, NULLABLE_NOTE, tool, toolPlugin } from './fixtures.ts'
+import { profileForRoute } from '../src/index.ts'
+import { ANY_SLOT, NULLABLE_NOTE, thirdPartySession, tool, toolPlugin } from './fixtures.ts'
 
 interface Agent {
   options: { provider?: string; model?: string }
@@ -20,18 +20,7 @@ async function sent(app: Context, agent: Agent): Promise<Record<string, unknown>
   return Object.fromEntries(assembly.tools.map((t) => [t.name, t.parameters]))
 }
 
-async function session(config?: object) {
-  const app = await dshRuntime()
-  const received: unknown[] = []
-  await app.plugin(HardenOverlay, config)
-  const recording = tool('any_json', ANY_SLOT)
-  recording.execute = async (args: unknown) => {
-    received.push(args)
-    return 'ok'
-  }
-  await app.plugin(toolPlugin('third-party', recording, tool('maybe_note', NULLABLE_NOTE)))
-  return { app, received }
-}
+const session = thirdPartySession
 
 const JSON_TEXT_SLOT = { type: 'string' }
 
