@@ -16,6 +16,7 @@ import { installWalkthroughRow } from './install-walkthrough.ts'
 import { loadOrderRows } from './load-order-rows.ts'
 import { emptySchemaRow, gatewayRow } from './mcp-rows.ts'
 import { pluginRows } from './plugin-rows.ts'
+import { pollutionRow } from './pollution-row.ts'
 import { cordisRows, escalationRows } from './tool-call-rows.ts'
 
 /**
@@ -59,6 +60,7 @@ export async function run(context: GroupContext): Promise<readonly Row[]> {
     const rows: Row[] = [await installRow(parts, overlayAdd)]
     rows.push(...(await pluginRows(parts)))
     rows.push(...(await loadOrderRows(parts)))
+    rows.push(await pollutionRow(parts))
     rows.push(...(await cordisRows(parts)))
     rows.push(...(await escalationRows(parts)))
     rows.push(await emptySchemaRow(parts))
