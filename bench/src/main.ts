@@ -2,6 +2,7 @@ import { availableParallelism, loadavg } from 'node:os'
 import { formatSizes, type MeasuredOutput, type SizeResult } from './gateway-report.ts'
 import { canCollectGarbage } from './gc.ts'
 import { type Comparison, type ComparisonResult, compare } from './harness.ts'
+import { runInOwnProcess } from './own-process.ts'
 import { formatTables } from './report.ts'
 
 // Each module is imported only when selected, so `--only=<name>` loads that module's dependencies and no others.
@@ -44,18 +45,37 @@ for (const name of selected) {
 
 const results: ComparisonResult[] = []
 const sizes: SizeResult[] = []
-for (const name of selected) {
+
+/** Runs one module here, adding what it measured. */
+async function runHere(name: string): Promise<void> {
   const measured = MEASURED[name]
   if (measured !== undefined) {
     if (!json) process.stderr.write(`running ${name}…\n`)
     const output = await measured()
     results.push(...output.results)
     sizes.push(...output.sizes)
-    continue
+    return
   }
   for (const comparison of await BENCHES[name]!()) {
     if (!json) process.stderr.write(`running ${name}: ${comparison.name} (${comparison.subject.label})…\n`)
     results.push(await compare(comparison))
+  }
+}
+
+// Several modules each get a process of their own (see `own-process.ts`), unless `--in-process` asks for one.
+const isolated = selected.length > 1 && !process.argv.includes('--in-process')
+const passthrough = process.argv
+  .slice(2)
+  .filter((arg) => !arg.startsWith('--only=') && arg !== '--json' && arg !== '--in-process')
+for (const name of selected) {
+  if (!isolated) {
+    await runHere(name)
+    continue
+  }
+  if (!json) process.stderr.write(`running ${name} in a process of its own…\n`)
+  for (const item of await runInOwnProcess(name, passthrough)) {
+    if ('kind' in item) sizes.push(item)
+    else results.push(item)
   }
 }
 
