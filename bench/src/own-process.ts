@@ -6,8 +6,8 @@ import type { ComparisonResult } from './harness.ts'
 export type ModuleOutput = (ComparisonResult | SizeResult)[]
 
 /**
- * Runs one bench module in a Node process of its own (this entry point with `--only=<name> --json`) and returns its
- * output. `entry` is the script to run (this one). A module run after another in the same process inherits its JIT state and heap: Run 11 in the README
+ * Runs one bench module in a Node process of its own (`entry`, this script, with `--only=<name> --json`) and returns
+ * its output. A module run after another in the same process inherits its JIT state and heap: Run 11 in the README
  * measured stock's `register()` 10–15% faster after the assembly bench than on its own, which moved the ratio from
  * 1.39–1.45× to 1.54–1.62×. The child's stderr is this process's.
  */
@@ -20,9 +20,7 @@ export async function runInOwnProcess(
   const child = spawn(
     process.execPath,
     [...process.execArgv, entry, `--only=${name}`, '--json', ...passthrough],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   )
   const chunks: Buffer[] = []
   child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
