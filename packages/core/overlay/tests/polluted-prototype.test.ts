@@ -5,9 +5,19 @@ import { captureStderr, thirdPartySession } from './fixtures.ts'
 // A dependency's prototype-pollution bug: every object now seems to declare these keywords.
 const POLLUTED = { type: 'object', anyOf: [{}], enum: ['x'] } as const
 
-afterEach(() => {
+function unpollute(): void {
   for (const key of Object.keys(POLLUTED)) delete (Object.prototype as Record<string, unknown>)[key]
-})
+}
+
+afterEach(unpollute)
+
+/** The lines of captured stderr that speak of the pollution. */
+function pollutionNotices(stderr: { text(): string }): string[] {
+  return stderr
+    .text()
+    .split('\n')
+    .filter((line) => line.includes('Object.prototype'))
+}
 
 function pollute(): void {
   Object.assign(Object.prototype, POLLUTED)
@@ -59,10 +69,7 @@ describe('the overlay while Object.prototype carries enumerable keys', () => {
     } finally {
       stderr.restore()
     }
-    const told = stderr
-      .text()
-      .split('\n')
-      .filter((line) => line.includes('Object.prototype'))
+    const told = pollutionNotices(stderr)
     expect(told).toHaveLength(1)
     expect(told[0]).toMatch(/^dsh-harden: Object\.prototype carries "type", "anyOf", "enum"/)
   })
@@ -77,7 +84,7 @@ describe('the overlay while Object.prototype carries enumerable keys', () => {
     } finally {
       stderr.restore()
     }
-    for (const key of Object.keys(POLLUTED)) delete (Object.prototype as Record<string, unknown>)[key]
+    unpollute()
     const projected = await wire(hardened.app)
     expect(projected).not.toBe(await wire(stock.app))
     expect(projected).toBe(await wire((await session(true)).app))
@@ -103,11 +110,6 @@ describe('the overlay while Object.prototype carries enumerable keys', () => {
     } finally {
       stderr.restore()
     }
-    expect(
-      stderr
-        .text()
-        .split('\n')
-        .filter((line) => line.includes('Object.prototype')),
-    ).toHaveLength(1)
+    expect(pollutionNotices(stderr)).toHaveLength(1)
   })
 })

@@ -1,6 +1,6 @@
 import { type EnforceOptions, enforceToolParameters } from '../enforce.ts'
 import type { ToolIdentity } from '../errors.ts'
-import { type JsonObject, pollutedPrototypeKeys } from '../json-value.ts'
+import { inheritsEnumerableKeys, type JsonObject } from '../json-value.ts'
 import { type ProjectionOptions, projectParameters } from '../projection/index.ts'
 import type { ProfileId, Projection } from '../projection/types.ts'
 import { findUnsupportedPatterns } from './pattern-problems.ts'
@@ -194,7 +194,7 @@ class CompiledToolContract implements ToolContract {
     const { decoder } = this.projection(profile)
     // The declared schema's slots are read as properties, which inherited keys would fake: only the projection's own
     // encodings are undone then, and arguments to a schema sent as declared reach the tool as sent, as in stock DSH.
-    if (pollutedPrototypeKeys().length > 0) return decodeValue(args, decoder, this.options.meter)
+    if (inheritsEnumerableKeys()) return decodeValue(args, decoder, this.options.meter)
     this.shapes ??= new SlotShapes(this.declared, this.options.meter)
     return readArguments(args, decoder, this.shapes, this.declared, this.options.meter)
   }
