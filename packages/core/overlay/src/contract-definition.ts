@@ -27,12 +27,7 @@ export interface ContractBinding {
   readonly profile: (exec?: unknown) => ProfileId | undefined
   /** Throw `ToolArgsError` before `execute` when arguments do not match (DSH itself validates only defineTool tools). */
   readonly validateArguments: boolean
-  /**
-   * `wire` (default): `parameters` reads as the wire schema of `profile()`. `declared`: as declared, for hosts that
-   * project per request where DSH assembles it.
-   */
-  readonly parameters?: 'wire' | 'declared' | undefined
-  /** With `parameters: 'wire'`: told why the wire schema read is the declared one (`Projection.notProjected`). */
+  /** Told why the wire schema read is the declared one (`Projection.notProjected`). */
   readonly onNotProjected?: ((reason: string) => void) | undefined
 }
 
@@ -57,8 +52,9 @@ function present<A extends unknown[]>(
 }
 
 /**
- * The definition with the wire schema for the route (or the declared one) and every argument consumer reading
- * normalized arguments. One copy, built with exactly the members `definition` has: an optional member stays absent
+ * For a bare guard with a configured `profile` (the prototype installer): the definition with the wire schema for the
+ * route and every argument consumer reading normalized arguments. The overlay plugin never copies a definition for
+ * this; it reads calls back at DSH's call door (`declared-calls.ts`). One copy, built with exactly the members `definition` has: an optional member stays absent
  * rather than present-but-undefined (DSH checks some with `!== undefined`), and nothing is deleted afterwards, which
  * would leave DSH a slow dictionary-mode object to read at every assembly and call.
  */
@@ -87,20 +83,18 @@ export function bindContract<D extends ArgumentConsumers>(definition: D, binding
       boundOutput.presentationMeta = present(presentationMeta, output, binding)
     bound.output = boundOutput
   }
-  if (binding.parameters === 'declared') bound.parameters = contract.declared
   // Projected on first read (DSH reads `parameters` when it assembles a request), so registering stays cheap; the
   // contract caches the projection, so every later read is the same object.
-  else
-    Object.defineProperty(bound, 'parameters', {
-      enumerable: true,
-      configurable: true,
-      get: () => {
-        const profile = binding.profile()
-        if (profile === undefined) return contract.declared
-        const projection = contract.projection(profile)
-        if (projection.notProjected !== undefined) binding.onNotProjected?.(projection.notProjected)
-        return projection.wire
-      },
-    })
+  Object.defineProperty(bound, 'parameters', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const profile = binding.profile()
+      if (profile === undefined) return contract.declared
+      const projection = contract.projection(profile)
+      if (projection.notProjected !== undefined) binding.onNotProjected?.(projection.notProjected)
+      return projection.wire
+    },
+  })
   return bound as D
 }

@@ -1,6 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { PROFILE_IDS, type ProfileId } from '@dsh-harden/tools'
 import { installAdmission } from './admission.ts'
+import { installDeclaredCalls } from './declared-calls.ts'
 import { dshRegistryOf, rawTools, unsupportedShapeNotice } from './dsh-registry.ts'
 import { notProjectedOnce, stderrAndLogger } from './notices.ts'
 import { installForwardingMethod, installOwnMethod } from './own-method.ts'
@@ -83,13 +84,14 @@ export const HardenOverlay = {
     const settings = readConfig(config)
     const notify = stderrAndLogger(ctx)
     const notProjected = notProjectedOnce(notify)
-    const routes = settings.profile === undefined ? new RouteProjection(notProjected) : undefined
+    // One wire path: a configured profile and a found route are applied by the same projection, renames and reading.
+    const routes = new RouteProjection(notProjected, settings.profile)
     const tools = rawTools(ctx)
     const registry = dshRegistryOf(tools)
     if (registry === undefined) unsupportedShapeNotice(tools, notify)
     const gate = new ToolGate(
       tools,
-      { ...settings, routed: routes, onNotProjected: notProjected },
+      { mode: settings.mode, routed: routes },
       notify,
       verdictLedgerOf(tools),
       registry !== undefined,
@@ -118,32 +120,44 @@ export const HardenOverlay = {
         }
       }, 'dsh-harden: guard what tools readers see')
     }
-    if (routes !== undefined) {
-      const resolve: ToolsInScope =
-        registry === undefined
-          ? (scope) => (name) =>
-              (tools as unknown as { get(name: string, scope: unknown): object | undefined }).get(name, scope)
-          : // One view per assembly, however many tools it carries.
-            (scope) => registry.visible(scope)
-      ctx.effect(() => routes.install(ctx, resolve), 'dsh-harden: project for the route in use')
-      ctx.effect(
-        () =>
-          // DSH resolves every call through `ToolRuntime.get(name, scope)` (`resolveExecution`, and the policies that
-          // read `ctx.tools.get(exec.name, exec.agent)`): a name the route made the model call by its wire name is
-          // found under the name it was registered with.
-          installOwnMethod<'get', GetMethod>(
-            tools as unknown as { get: GetMethod },
-            'get',
-            (previous) =>
-              function (this: unknown, name: string, scope?: unknown) {
-                const found = previous.call(this, name, scope)
-                if (found !== undefined || typeof name !== 'string') return found
-                const registered = routes.registeredName(name, scope)
-                return registered === undefined ? found : previous.call(this, registered, scope)
-              },
-          ),
-        'dsh-harden: resolve the tool names a route renamed',
+    const resolve: ToolsInScope =
+      registry === undefined
+        ? (scope) => (name) =>
+            (tools as unknown as { get(name: string, scope: unknown): object | undefined }).get(name, scope)
+        : // One view per assembly, however many tools it carries.
+          (scope) => registry.visible(scope)
+    ctx.effect(() => routes.install(ctx, resolve), 'dsh-harden: project for the route in use')
+    ctx.effect(
+      () =>
+        // Readers that look a tool up by the name the model called (the Web UI's presenters, from the transcript's
+        // `tool/call`) find it under the name it was registered with.
+        installOwnMethod<'get', GetMethod>(
+          tools as unknown as { get: GetMethod },
+          'get',
+          (previous) =>
+            function (this: unknown, name: string, scope?: unknown) {
+              const found = previous.call(this, name, scope)
+              if (found !== undefined || typeof name !== 'string') return found
+              const registered = routes.registeredName(name, scope)
+              return registered === undefined ? found : previous.call(this, registered, scope)
+            },
+        ),
+      'dsh-harden: resolve the tool names a route renamed',
+    )
+    ctx.effect(() => {
+      const uninstall = installDeclaredCalls(ctx, tools, {
+        declaredName: routes.registeredName,
+        contractOf: routes.contractOf,
+        argumentProfile: routes.argumentProfile,
+        validateArguments: settings.validateArguments,
+      })
+      if (uninstall !== undefined) return uninstall
+      notify(
+        'dsh-harden: this DSH tool registry has no ToolRuntime.prepareExecution/executionMode (the rc.8 shape), so ' +
+          'calls reach tools as the model sent them: renamed tools are not found and encoded arguments are not ' +
+          'read back. Pin @deepseek-ai/dsh-tools to 0.1.0-rc.8 or 0.1.1-rc.2, or report this.',
       )
-    }
+      return () => {}
+    }, "dsh-harden: calls in the declared tool's terms")
   },
 }

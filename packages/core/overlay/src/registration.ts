@@ -73,12 +73,14 @@ export interface RegistrationGuardOptions {
   readonly onNotProjected?: ((reason: string) => void) | undefined
 }
 
-/** How tools are bound when the route is found per session instead of configured. */
+/**
+ * How tools are bound when the route is applied where DSH assembles each request (the overlay plugin, configured
+ * route or found one): the definition handed to DSH is the registered one itself unless a repair changed it, so
+ * DSH's identity checks hold, and calls are read back at DSH's call door (`declared-calls.ts`).
+ */
 export interface RoutedBinding {
   /** Called once per accepted tool with the definition handed to DSH and the contract compiled for it. */
   readonly remember: (definition: object, contract: ToolContract) => void
-  /** The route whose arguments a call to `exec.agent` carries; `undefined` leaves arguments as sent. */
-  readonly argumentProfile: (exec: unknown) => ProfileId | undefined
 }
 
 /** The parts of the options that decide a judgement; the callbacks only report it. */
@@ -166,7 +168,7 @@ export function judgeTool<D extends RegisteredTool>(
   return {
     kind: 'accepted',
     identity,
-    definition: accepted(definition, contract, judge.options),
+    definition: accepted(definition, contract, judge.options, report !== undefined),
     contract,
     report,
   }
@@ -277,28 +279,30 @@ export function declaresCanonicalOutput(definition: unknown): boolean {
   }
 }
 
-function accepted<D extends RegisteredTool>(definition: D, contract: ToolContract, options: JudgeOptions): D {
-  const validateArguments = options.validateArguments ?? false
+/**
+ * The definition to hand DSH for an accepted tool. Without a repair it is the registered object itself: DSH's own
+ * packages compare definitions by identity (`ctx.tools.get(name) === skillTool` in tool-skill's reminder,
+ * `acceptedDirectCallValue` in tool-fs-search's spill), and DSH reads its `parameters` as stock does. A repaired tool
+ * is a copy carrying the repaired schema. Only a bare guard with a `profile` (the prototype installer for test suites,
+ * which has no assembly to project in) binds a copy whose `parameters` read as the wire schema.
+ */
+function accepted<D extends RegisteredTool>(
+  definition: D,
+  contract: ToolContract,
+  options: JudgeOptions,
+  repaired: boolean,
+): D {
   if (options.profile !== undefined) {
     return bindContract(definition, {
       contract,
       profile: () => options.profile,
-      validateArguments,
+      validateArguments: options.validateArguments ?? false,
       onNotProjected: options.onNotProjected,
     })
   }
-  if (options.routed === undefined)
-    return contract.declared === definition.parameters
-      ? definition
-      : { ...definition, parameters: contract.declared }
-  const bound = bindContract(definition, {
-    contract,
-    profile: options.routed.argumentProfile,
-    validateArguments,
-    parameters: 'declared',
-  })
-  options.routed.remember(bound, contract)
-  return bound
+  const handed = repaired ? { ...definition, parameters: contract.declared } : definition
+  options.routed?.remember(handed, contract)
+  return handed
 }
 
 function readParameters(definition: RegisteredTool | undefined, identity: ToolIdentity): unknown {

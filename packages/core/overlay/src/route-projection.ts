@@ -78,6 +78,8 @@ const NO_RENAMES: ReadonlyMap<string, string> = new Map()
 export class RouteProjection implements RoutedBinding {
   /** Told why a tool's schema goes out as declared for a route (`Projection.notProjected`). */
   private readonly onNotProjected: ((reason: string) => void) | undefined
+  /** The profile a DSH profile row configured: every assembly and call uses it, through the same steps as a found one. */
+  private readonly configured: ProfileId | undefined
   private readonly contracts = new WeakMap<object, ToolContract>()
   private readonly byAgent = new WeakMap<object, ProfileId>()
   private last: ProfileId | undefined
@@ -87,8 +89,9 @@ export class RouteProjection implements RoutedBinding {
   /** Per view map, so agents of different scopes taking turns each keep theirs. */
   private readonly wiresByView = new WeakMap<ReadonlyMap<string, object>, ViewWires>()
 
-  constructor(onNotProjected?: (reason: string) => void) {
+  constructor(onNotProjected?: (reason: string) => void, configured?: ProfileId) {
     this.onNotProjected = onNotProjected
+    this.configured = configured
   }
 
   /**
@@ -107,7 +110,11 @@ export class RouteProjection implements RoutedBinding {
     this.contracts.set(definition, contract)
   }
 
+  /** The contract compiled for a definition handed to DSH, or `undefined` for one the overlay never accepted. */
+  readonly contractOf = (definition: object): ToolContract | undefined => this.contracts.get(definition)
+
   readonly argumentProfile = (exec?: unknown): ProfileId | undefined => {
+    if (this.configured !== undefined) return this.configured
     const agent = (exec as { agent?: unknown } | undefined)?.agent
     return (typeof agent === 'object' && agent !== null ? this.byAgent.get(agent) : undefined) ?? this.last
   }
@@ -115,8 +122,9 @@ export class RouteProjection implements RoutedBinding {
   /** The profile the assembly for `context` should use, remembered for that agent's calls. */
   routeOf(assembly: Assembly, context: AssembleContext | undefined): ProfileId | undefined {
     const agent = context?.agent
-    const route = readRoute(assembly.variables) ?? readRoute(agent?.options)
-    const profile = (route && profileForRoute(route)) ?? this.last
+    const route =
+      this.configured === undefined ? (readRoute(assembly.variables) ?? readRoute(agent?.options)) : undefined
+    const profile = this.configured ?? (route && profileForRoute(route)) ?? this.last
     if (profile !== undefined && typeof agent === 'object' && agent !== null) this.byAgent.set(agent, profile)
     return profile
   }

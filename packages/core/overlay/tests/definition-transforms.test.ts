@@ -8,7 +8,7 @@ import {
   type Registration,
   SourceRecorder,
 } from '../src/index.ts'
-import { captureStderr, dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
+import { captureStderr, dshRuntime, tool, toolPlugin, VALID, wireParameters } from './fixtures.ts'
 
 const RAW = Symbol.for('cordis.original')
 const NULLABLE = {
@@ -39,14 +39,14 @@ function transformPlugin(transform: DefinitionTransform) {
 }
 
 /**
- * Calls `echo` with `{ text, note }` and counts the contract decodes of that one call (every compiled contract shares
- * the prototype whose `parseArguments` is spied on): one contract per tool means exactly one.
+ * Calls `echo` with `{ text, note }` and counts the contract validations of that one call (every compiled contract
+ * shares the prototype whose `validate` is spied on): one contract per tool means exactly one.
  */
 async function callEchoCountingDecodes(
   app: Context,
 ): Promise<{ isError: boolean | undefined; decodes: number }> {
   const prototype = Object.getPrototypeOf(compileToolContract(VALID, { tool: 'probe', source: undefined }))
-  const decodes = vi.spyOn(prototype, 'parseArguments')
+  const decodes = vi.spyOn(prototype, 'validate')
   try {
     const result = await (
       app.tools as unknown as { execute(input: object): Promise<{ isError?: boolean }> }
@@ -74,10 +74,10 @@ describe('definition transforms (the extension point tool packages use)', () => 
       // A changed definition is marked, so the second registration path does not transform it again.
       expect(seen.filter((d) => (d as { name: string }).name === 'echo')).toHaveLength(1)
       // Gemini writes a null type as `nullable: true`: the projection ran on the transformed schema.
-      expect(app.tools.get('echo')?.parameters).toMatchObject({
+      expect(await wireParameters(app, 'echo')).toMatchObject({
         properties: { note: { type: 'string', nullable: true } },
       })
-      expect(app.tools.get('other')?.parameters).toEqual(VALID)
+      expect(await wireParameters(app, 'other')).toEqual(VALID)
     })
   }
 
@@ -180,11 +180,14 @@ describe('definition transforms (the extension point tool packages use)', () => 
         await added
         expect(seen).toContainEqual(['echo', { source: 'good' }])
         const expected = overlay === 'no overlay' ? NULLABLE : { properties: { note: { nullable: true } } }
-        expect(app.tools.get('echo')?.parameters).toMatchObject(expected)
-        expect(app.tools.schemas().find((s) => s.name === 'echo')?.parameters).toMatchObject(expected)
+        // What DSH's table holds is the transformed definition; the route's wire form is made where it assembles.
+        expect(app.tools.get('echo')?.parameters).toEqual(NULLABLE)
+        expect(app.tools.schemas().find((s) => s.name === 'echo')?.parameters).toEqual(NULLABLE)
+        expect(await wireParameters(app, 'echo')).toMatchObject(expected)
         await added.dispose()
-        if (overlay === 'no overlay') expect(app.tools.get('echo')).toBe(echo)
-        else expect(app.tools.get('echo')?.parameters).not.toMatchObject(expected)
+        // Disposed, the tool is the very definition its plugin registered again, with or without the overlay.
+        expect(app.tools.get('echo')).toBe(echo)
+        expect(await wireParameters(app, 'echo')).not.toMatchObject(expected)
         // Still a normal registration: it goes away with the plugin that registered it.
         expect(app.tools.get('other')?.parameters).toEqual(VALID)
       })
@@ -275,11 +278,10 @@ describe('definition transforms (the extension point tool packages use)', () => 
         await app.plugin(toolPlugin('good', echo))
         if (order === 'overlay last') await app.plugin(HardenOverlay, config)
         await app.plugin(transformPlugin(withNote))
-        // With validateArguments, the one decode of a call for `execute` is the compiled contract's parseArguments
-        // (output.render reads the arguments through normalizeArguments, once, as a presenter): count them.
+        // With validateArguments, a call is validated once, by the contract compiled for the transformed schema.
         expect(await callEchoCountingDecodes(app)).toEqual({ isError: false, decodes: 1 })
         expect(received).toEqual([{ text: 'a', note: 'b' }])
-        expect(app.tools.get('echo')?.parameters).toMatchObject({ properties: { note: { type: 'string' } } })
+        expect(await wireParameters(app, 'echo')).toMatchObject({ properties: { note: { type: 'string' } } })
       })
     }
 
@@ -291,11 +293,11 @@ describe('definition transforms (the extension point tool packages use)', () => 
       await app.plugin(transformPlugin(withNote))
       const echo = tool('echo', CLOSED)
       await app.plugin(toolPlugin('good', echo))
-      const sentBefore = app.tools.get('echo')?.parameters
+      const sentBefore = await wireParameters(app, 'echo')
       await first.dispose()
       await app.plugin(HardenOverlay, config)
       // The same wire schema as before the reload: projected once from the declared one, not from the wire.
-      expect(app.tools.get('echo')?.parameters).toEqual(sentBefore)
+      expect(await wireParameters(app, 'echo')).toEqual(sentBefore)
       expect(await callEchoCountingDecodes(app)).toEqual({ isError: false, decodes: 1 })
     })
   })

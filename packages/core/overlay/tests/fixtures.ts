@@ -20,6 +20,15 @@ export async function dshRuntime(): Promise<Context & { tools: ToolsView }> {
   return app as Context & { tools: ToolsView }
 }
 
+/** The parameters DSH's request assembly sends for `name` (`SystemPrompt.assemble()`, which the route projects). */
+export async function wireParameters(app: Context, name: string, scope?: object): Promise<unknown> {
+  const assembler = app as unknown as {
+    systemPrompt: { assemble(context: object): Promise<{ tools: { name: string; parameters: unknown }[] }> }
+  }
+  const { tools } = await assembler.systemPrompt.assemble(scope === undefined ? {} : { scope })
+  return tools.find((schema) => schema.name === name)?.parameters
+}
+
 export function tool(name: string, parameters: unknown): Record<string, unknown> {
   return {
     name,
