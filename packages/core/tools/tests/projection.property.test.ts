@@ -203,6 +203,53 @@ describe('normalization', () => {
     }
   }
 
+  it('a string valid as it is beside a branch whose key is JSON text reaches the tool as stock hands it (issue 23)', () => {
+    // DeepSeek sends the first branch's any-value `k` as JSON text; the second branch takes `k` as a plain string.
+    const schema = {
+      type: 'object',
+      properties: {
+        v: {
+          anyOf: [
+            { type: 'object', properties: { k: {} } },
+            { type: 'object', properties: { k: { type: 'string' } }, required: ['k'] },
+          ],
+        },
+      },
+      required: ['v'],
+    }
+    const contract = compileToolContract(schema, TOOL)
+    for (const k of ['42', 'true', 'null', '{"a":1}', 'plain']) {
+      const sent = { v: { k } }
+      for (const p of PROFILE_IDS) {
+        expect(contract.normalizeArguments(sent, p), `${p}: ${k}`).toBe(sent)
+        expect(contract.parseArguments(sent, p), `${p}: ${k}`).toBe(sent)
+      }
+    }
+    // A value only the JSON-text branch can hold (no `k`, which the other requires, and an extra key) is still read.
+    const other = { v: { k: 7 } }
+    for (const p of PROFILE_IDS) expect(contract.parseArguments(other, p)).toStrictEqual(other)
+    // Both branches changed by the route (the second has a JSON-text key of its own): their readings of `k` merge,
+    // and the string both can hold is still left as sent.
+    const bothChanged = compileToolContract(
+      {
+        ...schema,
+        properties: {
+          v: {
+            anyOf: [
+              schema.properties.v.anyOf[0]!,
+              { ...schema.properties.v.anyOf[1]!, properties: { k: { type: 'string' }, m: {} } },
+            ],
+          },
+        },
+      },
+      TOOL,
+    )
+    for (const p of PROFILE_IDS) {
+      const read = bothChanged.normalizeArguments({ v: { k: '42', m: '[1]' } }, p) as { v: { k: unknown } }
+      expect(read.v.k, p).toBe('42')
+    }
+  })
+
   it('round trip: an object only the branch that keeps it can hold is read as it is (FC_SEED=-492529667)', () => {
     const schema = {
       type: 'object',

@@ -1,4 +1,4 @@
-import { defineOwn, type JsonValue } from '../json-value.ts'
+import { defineOwn, isJsonObject, type JsonValue } from '../json-value.ts'
 import type { Decoder } from '../projection/types.ts'
 import type { WorkMeter } from '../work-meter.ts'
 import { fitsShape } from './declared-shape.ts'
@@ -160,7 +160,10 @@ class Reader {
     this.meter?.count('value-node')
     const { value, slot, sink, key } = step
     const kind = kindOf(value)
-    const decoder = decoderFor(step.decoder, kind, value)
+    const decoder =
+      kind === OBJECT && this.fitsKeptBranch(step.decoder, value as Record<string, unknown>)
+        ? IDENTITY
+        : decoderFor(step.decoder, kind, value)
     if (kind === STRING) {
       if (decoder.kind === 'json-text') {
         sink.receive(key, parseJsonText(value))
@@ -194,6 +197,26 @@ class Reader {
       return
     }
     sink.receive(key, value)
+  }
+
+  /**
+   * Whether an object at a union fits, as it is, a branch the route sent unchanged: it is then valid as the model sent
+   * it and stock DSH hands it over so, and another branch's decoding (JSON text beside a string, say) would change it.
+   * The check is a bounded shape match per such union node (`fitsShape`, budgeted by the object's key count).
+   */
+  private fitsKeptBranch(decoder: Decoder, value: Record<string, unknown>): boolean {
+    if (decoder.kind !== 'union' || !isJsonObject(decoder.declared)) return false
+    const declaredBranches = decoder.declared.anyOf ?? decoder.declared.oneOf
+    if (!Array.isArray(declaredBranches)) return false
+    for (const [index, branch] of decoder.branches.entries()) {
+      if (branch.kind !== 'identity') continue
+      const types = decoder.types?.[index]
+      if (types !== undefined && !types.includes('object')) continue
+      const declared = declaredBranches[index]
+      if (declared === undefined) continue
+      if (fitsShape(value, this.shapes.shapeOf(declared), Object.keys(value).length, this.meter)) return true
+    }
+    return false
   }
 
   /** Whether reading `value` at `slot` with no decoding can change it: a container to walk, or a string to parse. */

@@ -8,7 +8,9 @@ import { ARRAY, OBJECT, STRING } from './json-type-bits.ts'
  * reading never tries one reading per branch (which doubles per nested union). Where the branches disagree:
  *
  * - a string is parsed as JSON text when every branch for strings was sent as JSON text; when another branch takes
- *   strings as they are, only when it parses to a value that fits the declared union's shape (`declared-shape.ts`:
+ *   strings as they are, never where the branches are object branches sharing the key (the string is valid as it is
+ *   for one of them: stock DSH hands it over unchanged), and otherwise only when it parses to a value that fits the
+ *   declared union's shape (`declared-shape.ts`:
  *   types, tuples and items, required keys, bounds), so a string that is not such JSON text stays the string it is
  *   (`"[false]"` beside a string branch and a tuple of string and integer; `"\"x\""` reads as `"x"` only beside a
  *   branch that admits that string);
@@ -75,7 +77,7 @@ function unionOf(decoders: readonly Decoder[]): Decoder {
   const distinct = [...new Set(decoders)]
   if (distinct.length === 1) return distinct[0]!
   if (distinct.every((decoder) => decoder.kind === 'identity')) return IDENTITY
-  return { kind: 'union', branches: distinct }
+  return { kind: 'union', branches: distinct, merged: true }
 }
 
 function mergeObjects(decoders: readonly ObjectDecoder[]): Decoder {
@@ -139,6 +141,8 @@ function resolveUnion(union: UnionDecoder, kind: number): Reading {
     }
     if (!text) return IDENTITY
     if (!keeps) return JSON_TEXT
+    // Two branches' readings of one key: the string is valid as it is for one of them, so it is not parsed.
+    if (union.merged === true) return IDENTITY
     return { kind: 'json-text-of', declared: union.declared }
   }
   if (kind === OBJECT) {

@@ -77,6 +77,12 @@ export type Decoder =
        * another as JSON text is parsed only when it parses to a value that fits it (`contract/declared-shape.ts`).
        */
       readonly declared?: JsonValue | undefined
+      /**
+       * Built by reading, when it merges one key of several object branches (`contract/union-reading.ts`): there is
+       * no declared node to judge by, so a string one branch takes as it is and another as JSON text could be read two
+       * ways, and stays as sent.
+       */
+      readonly merged?: true | undefined
     }
 
 export interface Projection {
