@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type JsonObject, judgeMcpSchema, judgeMcpToolList } from '../src/index.ts'
@@ -66,6 +67,51 @@ describe('a union root becomes one object root with the same meaning', () => {
           for (const v of values) expect(validates(served, v)).toBe(validates(declared, v))
         },
       ),
+    )
+  })
+
+  it('branches that are a $ref with sibling keywords keep both (allOf, JSON Schema 2020-12): declared-valid ⇔ repaired-valid', () => {
+    // 2019-09 on, a `$ref` beside other keywords is one more assertion; the merged root must not read it narrower.
+    const ajv2020 = new Ajv2020({ strict: false, allErrors: false })
+    const validates2020 = (schema: unknown, v: unknown): boolean =>
+      ajv2020.validate(schema as object, v) === true
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc
+            .tuple(branch, fc.option(branch, { nil: undefined }))
+            // As for one branch: a closed side requiring a key it does not declare admits nothing, and is refused.
+            .filter(([target, siblings]) => {
+              const required = [...(target.required ?? []), ...(siblings?.required ?? [])]
+              return [target, siblings].every(
+                (side) =>
+                  side?.additionalProperties !== false ||
+                  required.every((k) => Object.hasOwn(side.properties, k)),
+              )
+            }),
+          { minLength: 1, maxLength: 3 },
+        ),
+        fc.constantFrom('anyOf', 'oneOf'),
+        fc.array(value, { minLength: 1, maxLength: 8 }),
+        (pairs, keyword, values) => {
+          const $defs: JsonObject = {}
+          const branches = pairs.map(([target, siblings], index) => {
+            $defs[`B${index}`] = target
+            const { type: _type, ...rest } = siblings ?? {}
+            return { $ref: `#/$defs/B${index}`, ...rest }
+          })
+          const declared: JsonObject = {
+            $schema: 'https://json-schema.org/draft/2020-12/schema',
+            [keyword]: branches,
+            $defs,
+          }
+          const served = repaired(declared)
+          expect(served.type).toBe('object')
+          for (const v of values)
+            expect(validates2020(served, v), JSON.stringify({ served, v })).toBe(validates2020(declared, v))
+        },
+      ),
+      { numRuns: 300 },
     )
   })
 

@@ -50,7 +50,7 @@ function branchObject(refs: LocalRefs, branch: JsonValue): JsonObject | 'never' 
     const { $ref: _ref, ...siblings } = at
     const target = resolveLocalRef(refs, ref)
     if (!isJsonObject(target)) return `its \`$ref\` ${JSON.stringify(ref)} does not name an object schema`
-    at = Object.keys(siblings).length === 0 ? target : { ...target, ...siblings }
+    at = Object.keys(siblings).length === 0 ? target : bothOf(target, siblings)
   }
   if (at === false) return 'never'
   if (!isJsonObject(at)) return `it is ${JSON.stringify(at)}, not an object schema`
@@ -61,6 +61,36 @@ function branchObject(refs: LocalRefs, branch: JsonValue): JsonObject | 'never' 
     if (Object.hasOwn(at, keyword))
       return `it has its own \`${keyword}\`, so which keys it admits is not a list of properties`
   return at
+}
+
+/**
+ * A `$ref` with sibling keywords means both (JSON Schema 2019-09 on: the reference is one more assertion, an
+ * `allOf`). For the list of properties the merge reads, each keyword of either side is wider than both together,
+ * except `properties` beside the other side's `additionalProperties`: a key one side declares and the other does not
+ * would fall to the other's `additionalProperties` (`false`, say) and read narrower than it is. So `properties`
+ * merge key by key (a key both declare must meet both), `required` is every name either requires, and
+ * `additionalProperties` must meet both; any other keyword is the siblings' (wider than both, as the merge needs).
+ */
+function bothOf(target: JsonObject, siblings: JsonObject): JsonObject {
+  const both: JsonObject = { ...target, ...siblings }
+  const ours = isJsonObject(siblings.properties) ? siblings.properties : undefined
+  const theirs = isJsonObject(target.properties) ? target.properties : undefined
+  if (ours !== undefined && theirs !== undefined) {
+    const properties: JsonObject = { ...theirs }
+    for (const [key, slot] of Object.entries(ours))
+      Object.defineProperty(properties, key, {
+        value: Object.hasOwn(theirs, key) ? { allOf: [theirs[key]!, slot] } : slot,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    both.properties = properties
+  }
+  if (Array.isArray(target.required) && Array.isArray(siblings.required))
+    both.required = [...new Set([...target.required, ...siblings.required])]
+  if (target.additionalProperties !== undefined && siblings.additionalProperties !== undefined)
+    both.additionalProperties = { allOf: [target.additionalProperties, siblings.additionalProperties] }
+  return both
 }
 
 function isAny(schema: JsonValue): boolean {
