@@ -161,6 +161,7 @@ describe('reading what the endpoint recorded', () => {
     expect(agent.rejections).toHaveLength(1)
     expect(agent.rejections[0]).toContain("'bare'")
     expect(agent.toolResults).toEqual([{ callId: 'call_0_0', content: 'Error: nope' }])
+    expect(agent.messagesText).toBe('Error: nope')
     expect(readAppRequest({ messages: [] }).kind).toBe('title')
   })
 
@@ -178,8 +179,22 @@ describe('reading what the endpoint recorded', () => {
     expect(resultOk(undefined)).toBe(false)
     expect(resultOk('(no output)')).toBe(true)
     const seen = resultsSeen([
-      { kind: 'agent', tools: [], rejections: [], step: 0, toolResults: [{ callId: 'a', content: 'one' }] },
-      { kind: 'agent', tools: [], rejections: [], step: 1, toolResults: [{ callId: 'a', content: 'two' }] },
+      {
+        kind: 'agent',
+        tools: [],
+        rejections: [],
+        step: 0,
+        messagesText: '',
+        toolResults: [{ callId: 'a', content: 'one' }],
+      },
+      {
+        kind: 'agent',
+        tools: [],
+        rejections: [],
+        step: 1,
+        messagesText: '',
+        toolResults: [{ callId: 'a', content: 'two' }],
+      },
     ])
     expect(seen.get('a')).toBe('two')
   })

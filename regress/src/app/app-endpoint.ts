@@ -20,6 +20,8 @@ export interface AppRequest {
   readonly rejections: readonly string[]
   /** The script step that answered it, if any. */
   readonly step: number | undefined
+  /** The text of every message, in order, one per line: what the model was told (reminders included). */
+  readonly messagesText: string
 }
 
 export interface AppEndpoint {
@@ -48,6 +50,7 @@ export function readAppRequest(body: unknown): Omit<AppRequest, 'step'> {
       .filter((message) => message.role === 'tool')
       .map((message) => ({ callId: message.tool_call_id ?? '', content: contentText(message.content) })),
     rejections: tools.map(rejectionOf).filter((message): message is string => message !== undefined),
+    messagesText: messages.map((message) => contentText(message.content)).join('\n'),
   }
 }
 

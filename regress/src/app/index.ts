@@ -11,6 +11,7 @@ import type { GroupContext } from '../group.ts'
 import type { Row } from '../row.ts'
 import { doctorRows } from './doctor-rows.ts'
 import { appRows } from './group-parts.ts'
+import { globSpillRow, skillReminderRow } from './identity-rows.ts'
 import { installRow, OVERLAY_PACKAGE } from './install-row.ts'
 import { installWalkthroughRow } from './install-walkthrough.ts'
 import { loadOrderRows } from './load-order-rows.ts'
@@ -61,6 +62,7 @@ export async function run(context: GroupContext): Promise<readonly Row[]> {
     rows.push(...(await pluginRows(parts)))
     rows.push(...(await loadOrderRows(parts)))
     rows.push(await pollutionRow(parts))
+    rows.push(await skillReminderRow(parts), await globSpillRow(parts))
     rows.push(...(await cordisRows(parts)))
     rows.push(...(await escalationRows(parts)))
     rows.push(await emptySchemaRow(parts))
