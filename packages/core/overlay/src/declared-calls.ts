@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { type ProfileId, ToolArgsError, type ToolContract } from '@dsh-harden/tools'
+import { ConflictingKeysError, type ProfileId, ToolArgsError, type ToolContract } from '@dsh-harden/tools'
 import { installOwnMethod } from './own-method.ts'
 
 /** What the door needs to read a call the model wrote for its route back into the declared tool's terms. */
@@ -15,10 +15,15 @@ export interface CallReading {
 }
 
 interface ExecutionInput {
+  readonly callId?: unknown
   readonly name?: unknown
   readonly arguments?: unknown
   readonly agent?: unknown
 }
+
+// Calls refused while being read, until DSH dispatches them (a call a policy denies first never gets there, so the
+// oldest are let go past this many).
+const MAX_PENDING_REFUSALS = 256
 
 type Lookup = (name: string, scope?: unknown) => object | undefined
 type PrepareExecution = (this: unknown, input: unknown, next: unknown) => unknown
@@ -40,8 +45,9 @@ function argumentsErrorResult(error: ToolArgsError): object {
  * arguments read back into the declared shape, so everything after (`tools/pre-execute` hooks, approvals, guards,
  * reminders, `tools/result`, the tool body and DSH's own identity checks such as fs-search's spill) sees the tool as
  * declared, and the registered definition is never swapped for a copy. Calls the route did not change pass as they
- * came. With `validateArguments`, a `tools/execute` listener refuses a call whose arguments do not match, with the
- * result a failing tool body gets, so post-execute still sees it. Returns the uninstaller; `undefined` when this DSH
+ * came. A `tools/execute` listener refuses, with the result a failing tool body gets (so post-execute still sees it),
+ * a call that carries a renamed key beside the declared key it reads back to, and, with `validateArguments`, a call
+ * whose arguments do not match. Returns the uninstaller; `undefined` when this DSH
  * has no such door (the caller says so).
  */
 export function installDeclaredCalls(
@@ -64,6 +70,13 @@ export function installDeclaredCalls(
     return typeof definition === 'object' && definition !== null ? reading.contractOf(definition) : undefined
   }
 
+  /** Calls whose arguments cannot be read back (`ConflictingKeysError`), by call id: refused where the body would run. */
+  const refused = new Map<unknown, ToolArgsError>()
+  const refuse = (callId: unknown, contract: ToolContract, error: ConflictingKeysError): void => {
+    if (refused.size >= MAX_PENDING_REFUSALS) refused.delete(refused.keys().next().value)
+    refused.set(callId, new ToolArgsError(contract.identity, [error.violation]))
+  }
+
   const translate = (input: unknown): unknown => {
     if (typeof input !== 'object' || input === null) return input
     const { name, arguments: sent, agent } = input as ExecutionInput
@@ -75,8 +88,10 @@ export function installDeclaredCalls(
     if (contract !== undefined && profile !== undefined) {
       try {
         args = contract.normalizeArguments(sent, profile)
-      } catch {
-        // A reading that fails leaves the arguments as sent; DSH and the tool judge them as stock would.
+      } catch (error) {
+        // Two values for one argument: refused at dispatch. Any other failure leaves the arguments as sent, for DSH and
+        // the tool to judge as stock would.
+        if (error instanceof ConflictingKeysError) refuse((input as ExecutionInput).callId, contract, error)
         args = sent
       }
     }
@@ -99,22 +114,26 @@ export function installDeclaredCalls(
         return previous.call(this, translate(input))
       },
   )
-  const uninstallValidation = reading.validateArguments
-    ? (ctx as unknown as { on: Listen }).on(
-        'tools/execute',
-        ((exec: ExecutionInput, next: () => unknown) => {
-          const { name, agent } = exec
-          const contract = typeof name === 'string' ? contractFor(name, agent) : undefined
-          if (contract === undefined || reading.argumentProfile(exec) === undefined) return next()
-          const violations = contract.validate(exec.arguments)
-          if (violations.length === 0) return next()
-          return argumentsErrorResult(new ToolArgsError(contract.identity, violations))
-        }) as (...args: never[]) => unknown,
-        { global: true },
-      )
-    : undefined
+  const uninstallDispatch = (ctx as unknown as { on: Listen }).on(
+    'tools/execute',
+    ((exec: ExecutionInput, next: () => unknown) => {
+      const refusal = refused.get(exec.callId)
+      if (refusal !== undefined) {
+        refused.delete(exec.callId)
+        return argumentsErrorResult(refusal)
+      }
+      if (!reading.validateArguments) return next()
+      const { name, agent } = exec
+      const contract = typeof name === 'string' ? contractFor(name, agent) : undefined
+      if (contract === undefined || reading.argumentProfile(exec) === undefined) return next()
+      const violations = contract.validate(exec.arguments)
+      if (violations.length === 0) return next()
+      return argumentsErrorResult(new ToolArgsError(contract.identity, violations))
+    }) as (...args: never[]) => unknown,
+    { global: true },
+  )
   return () => {
-    uninstallValidation?.()
+    uninstallDispatch()
     uninstallMode()
     uninstallPrepare()
   }

@@ -211,6 +211,30 @@ describe('calls reach DSH in the declared terms', () => {
   })
 })
 
+describe('a call the overlay cannot read back is refused where the body would run', () => {
+  it('gemini: a renamed key beside its declared key gets ToolArgsError naming both, and the body never runs', async () => {
+    const app = (await dshRuntime()) as Context & Runtime
+    await app.plugin(HardenOverlay, { profile: 'gemini' })
+    let ran = false
+    const filter = tool('filter', { type: 'object', properties: { 'a-b': { type: 'string' } } })
+    filter.execute = async () => {
+      ran = true
+      return 'ok'
+    }
+    await app.plugin(toolPlugin('third-party', filter))
+    await app.systemPrompt.assemble({})
+    const result = await execute(app, 'filter', { a_b: 'x', 'a-b': 'y' })
+    expect(ran).toBe(false)
+    expect(result.error).toMatchObject({
+      message: expect.stringMatching(/"a_b".*"a-b".*send one of them/),
+      info: { name: 'ToolArgsError', code: 'INVALID_ARGS' },
+    })
+    // The next call, with one of the two, runs.
+    expect((await execute(app, 'filter', { a_b: 'x' })).isError).not.toBe(true)
+    expect(ran).toBe(true)
+  })
+})
+
 /** A provider key each profile is placed on by route detection (`dsh-subset` has none: it is only configured). */
 function routeFor(profile: ProfileId): Agent | undefined {
   for (const [provider, placement] of PROVIDER_KEYS)

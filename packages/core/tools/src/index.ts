@@ -29,6 +29,7 @@ export {
   type ToolRouteVerdictKind,
   toolRouteVerdict,
 } from './boundary/route-verdict.ts'
+export { ConflictingKeysError } from './contract/read-arguments.ts'
 export { type ArgumentViolation, formatArgumentViolation, ToolArgsError } from './contract/tool-args-error.ts'
 export {
   type ContractOptions,

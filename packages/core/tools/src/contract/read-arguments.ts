@@ -1,9 +1,11 @@
+import { toPointer } from '../json-pointer.ts'
 import { defineOwn, isJsonObject, type JsonValue } from '../json-value.ts'
 import type { Decoder } from '../projection/types.ts'
 import type { WorkMeter } from '../work-meter.ts'
 import { fitsShape } from './declared-shape.ts'
 import { ARRAY, OBJECT, STRING } from './json-type-bits.ts'
 import { SlotShapes } from './slot-shape.ts'
+import type { ArgumentViolation } from './tool-args-error.ts'
 import { decoderFor, IDENTITY } from './union-reading.ts'
 
 /**
@@ -45,8 +47,8 @@ class PendingObject implements Sink {
   renames = false
   private readonly value: Record<string, unknown>
   private readonly decoder: ObjectDecoder | undefined
-  private readonly sink: Sink
-  private readonly key: string | number
+  readonly sink: Sink
+  readonly key: string | number
 
   constructor(
     value: Record<string, unknown>,
@@ -85,8 +87,8 @@ class PendingObject implements Sink {
 class PendingArray implements Sink {
   private items: unknown[] | undefined
   private readonly value: readonly unknown[]
-  private readonly sink: Sink
-  private readonly key: string | number
+  readonly sink: Sink
+  readonly key: string | number
 
   constructor(value: readonly unknown[], sink: Sink, key: string | number) {
     this.value = value
@@ -107,6 +109,31 @@ class PendingArray implements Sink {
 }
 
 type Step = ReadStep | PendingObject | PendingArray
+
+/**
+ * A call that carries, in one object, a key the route renamed and the declared key it reads back to: two values for
+ * one argument, and no way to tell which the model meant. Reading refuses it rather than keep one silently; the
+ * contract reports it as a `ToolArgsError`.
+ */
+export class ConflictingKeysError extends Error {
+  override readonly name = 'ConflictingKeysError'
+  readonly violation: ArgumentViolation
+
+  constructor(pointer: string, wireKey: string, declaredKey: string) {
+    const message = `carries both ${JSON.stringify(wireKey)} (the name the route sent for ${JSON.stringify(declaredKey)}) and ${JSON.stringify(declaredKey)} itself; send one of them`
+    super(message)
+    this.violation = { pointer, keyword: 'renamed', message }
+  }
+}
+
+/** The JSON pointer of the value a step sends to `sink` under `key`, from the chain of containers above it. */
+function pointerOf(sink: Sink, key: string | number): string {
+  const keys: (string | number)[] = [key]
+  for (let at = sink; at instanceof PendingObject || at instanceof PendingArray; at = at.sink)
+    keys.push(at.key)
+  keys.pop()
+  return toPointer(keys.reverse())
+}
 
 function kindOf(value: unknown): number {
   if (typeof value === 'string') return STRING
@@ -246,6 +273,8 @@ class Reader {
       // `properties` and `syntheticNull` are keyed by the wire key; the declared schema by the declared one.
       const declaredKey = renamed?.get(key)
       if (declaredKey !== undefined) {
+        if (Object.hasOwn(value, declaredKey))
+          throw new ConflictingKeysError(pointerOf(step.sink, step.key), key, declaredKey)
         pending ??= new PendingObject(value, object, step.sink, step.key)
         pending.renames = true
       }

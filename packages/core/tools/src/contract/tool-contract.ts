@@ -4,7 +4,7 @@ import { inheritsEnumerableKeys, type JsonObject } from '../json-value.ts'
 import { type ProjectionOptions, projectParameters } from '../projection/index.ts'
 import type { ProfileId, Projection } from '../projection/types.ts'
 import { findUnsupportedPatterns } from './pattern-problems.ts'
-import { decodeValue, readArguments } from './read-arguments.ts'
+import { ConflictingKeysError, decodeValue, readArguments } from './read-arguments.ts'
 import { SlotShapes } from './slot-shape.ts'
 import { type ArgumentViolation, ToolArgsError } from './tool-args-error.ts'
 import { type ArgumentValidator, compileValidator } from './validator.ts'
@@ -184,7 +184,13 @@ class CompiledToolContract implements ToolContract {
   }
 
   parseArguments(args: unknown, profile: ProfileId): unknown {
-    const value = this.normalizeArguments(args, profile)
+    let value: unknown
+    try {
+      value = this.normalizeArguments(args, profile)
+    } catch (error) {
+      if (error instanceof ConflictingKeysError) throw new ToolArgsError(this.identity, [error.violation])
+      throw error
+    }
     const violations = this.validate(value)
     if (violations.length > 0) throw new ToolArgsError(this.identity, violations)
     return value

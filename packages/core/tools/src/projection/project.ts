@@ -1,9 +1,10 @@
 import { toPointer } from '../json-pointer.ts'
 import { containsKey, defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
 import { type LocalRefs, localRefs, resolveLocalRef } from '../local-refs.ts'
+import { subschemasOf } from '../subschemas.ts'
 import type { WorkMeter } from '../work-meter.ts'
 import { sameJson } from './canonical.ts'
-import { meetsName, type Renames, renameAll } from './names.ts'
+import { meetsName, type NameRule, type Renames, renameAll } from './names.ts'
 import { admitsNull, widenToNullable } from './nullable.ts'
 import type { ProfileRules } from './profiles.ts'
 import { REGEX_FEATURE_TEXT, refusedFeature } from './regex-features.ts'
@@ -39,6 +40,8 @@ interface Walk {
   /** Schema levels entered now, and the most allowed (see `ProjectionOptions.maxDepth`). */
   depth: number
   readonly maxDepth: number
+  /** The document's key rename table, built on first need (`null`: built, and the route takes every key). */
+  keyTable: Renames | null | undefined
 }
 
 export interface Projected {
@@ -761,15 +764,40 @@ function refusedPattern(walk: Walk, keyword: string, value: JsonValue) {
   return undefined
 }
 
-/** The wire names of an object's declared keys where the route refuses some (`ProfileRules.propertyKeys`). */
+/**
+ * The wire names of an object's declared keys where the route refuses some (`ProfileRules.propertyKeys`). The table
+ * is one for the whole document, over every key any object of it declares or requires: a refused key never becomes a
+ * key another object (a sibling union branch, a nested or `$ref`'d object) already uses, so one wire key always reads
+ * back to one declared key, whichever branch a value was sent for.
+ */
 function keyRenames(walk: Walk, node: JsonObject): Renames | undefined {
   const rule = walk.rules.propertyKeys
   if (rule === undefined || !isJsonObject(node.properties)) return undefined
-  const names = Object.keys(node.properties)
-  // Undeclared required names are declared on the wire (`projectObjectKeywords`), so they are named too.
+  walk.keyTable ??= documentKeyRenames(walk.document, rule) ?? null
+  const table = walk.keyTable
+  if (table === null) return undefined
+  for (const name of Object.keys(node.properties)) if (table.toWire.has(name)) return table
   if (Array.isArray(node.required))
-    for (const name of node.required) if (typeof name === 'string') names.push(name)
-  return renameAll(new Set(names), rule)
+    for (const name of node.required) if (typeof name === 'string' && table.toWire.has(name)) return table
+  return undefined
+}
+
+/** The rename table over every key the document's objects declare or require, in one pass on an explicit stack. */
+function documentKeyRenames(document: JsonObject, rule: NameRule): Renames | undefined {
+  const names = new Set<string>()
+  const seen = new Set<JsonObject>()
+  const pending: JsonValue[] = [document]
+  while (pending.length > 0) {
+    const node = pending.pop()!
+    if (!isJsonObject(node) || seen.has(node)) continue
+    seen.add(node)
+    if (isJsonObject(node.properties)) for (const name of Object.keys(node.properties)) names.add(name)
+    // Undeclared required names are declared on the wire (`projectObjectKeywords`), so they are named too.
+    if (Array.isArray(node.required))
+      for (const name of node.required) if (typeof name === 'string') names.add(name)
+    for (const { schema } of subschemasOf(node)) pending.push(schema)
+  }
+  return renameAll(names, rule)
 }
 
 /** Constraint keywords are kept verbatim where the route takes them, unless they hold a `$ref` that inlining removed. */
@@ -1031,5 +1059,6 @@ export function createWalk(
     budget,
     depth: 0,
     maxDepth,
+    keyTable: undefined,
   }
 }
