@@ -25,7 +25,6 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const DEFAULT_REPO = '/work/.mirror/deepseek-ai+deepseek-harness/repo'
 const SPECS = 'packages/core/tools/tests'
 const SOURCES = 'packages/core/tools/src'
 // Imports a script of DSH's monorepo that no package ships; it cannot run outside a DSH checkout's workspace.
@@ -56,16 +55,17 @@ function tags() {
   return ['dsh-v0.1.0-rc.8', 'dsh-v0.1.1-rc.2']
 }
 
-const repo = option('repo', 'DSH_REPO', DEFAULT_REPO)
+const repo = option('repo', 'DSH_REPO', undefined)
 const TAGS = tags()
 const profile = option('profile', 'DSH_SUITE_PROFILE', undefined)
 const keep = process.argv.includes('--keep')
 
-if (!existsSync(repo)) {
+if (repo === undefined || !existsSync(repo)) {
   // The specs are not on npm: @deepseek-ai/dsh-tools@0.1.0-rc.8 packs only lib/ (no src/, no tests/), and no
   // 0.1.1-rc.2 package was published. Without a DSH repository there is nothing to run.
+  const where = repo === undefined ? 'no DSH repository given' : `no DSH repository at ${repo}`
   const reason =
-    `no DSH repository at ${repo}; DSH's specs are not in any npm tarball (@deepseek-ai/dsh-tools ships lib/ only). ` +
+    `${where}; DSH's specs are not in any npm tarball (@deepseek-ai/dsh-tools ships lib/ only). ` +
     'Clone one (git clone https://github.com/deepseek-ai/deepseek-harness) and pass --repo <path> or set DSH_REPO.'
   if (process.argv.includes('--if-repo')) {
     console.log(`dsh-suite: SKIPPED (${TAGS.join(', ')} not run): ${reason}`)

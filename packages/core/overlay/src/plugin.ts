@@ -37,7 +37,9 @@ interface OverlaySettings {
   readonly validateArguments: boolean
 }
 
-const MODES: readonly OverlayMode[] = ['refuse', 'repair', 'throw', 'collect']
+// `collect` is for callers that take each verdict through `onVerdict` (`dsh-harden lint`); a profile row has no such
+// callback, so there it would only be `refuse` under another name.
+const MODES: readonly OverlayMode[] = ['refuse', 'repair', 'throw']
 
 function configError(message: string): Error {
   return new Error(`dsh-harden overlay config: ${message}; fix the dsh-harden row in cordis.patch.yml`)

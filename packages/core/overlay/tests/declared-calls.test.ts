@@ -287,3 +287,21 @@ describe('one wire path: a configured profile and a found route send and read al
     })
   }
 })
+
+describe('the profile row reads its config as documented', () => {
+  it('refuses `mode: collect`, which needs an `onVerdict` a profile row cannot give, naming the modes it takes', async () => {
+    const app = (await dshRuntime()) as Context & Runtime
+    const errors: unknown[] = []
+    app.on('internal/error', (error: unknown) => {
+      errors.push(error)
+    })
+    try {
+      await app.plugin(HardenOverlay, { mode: 'collect' } as unknown as OverlayConfig)
+    } catch (error) {
+      errors.push(error)
+    }
+    expect(String(errors[0])).toMatch(
+      /dsh-harden overlay config: mode "collect" is not one of refuse, repair, throw; fix the dsh-harden row/,
+    )
+  })
+})
