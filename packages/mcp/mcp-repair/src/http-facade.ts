@@ -10,13 +10,14 @@ import type { AddressInfo } from 'node:net'
 import {
   CONNECTION_CLOSED,
   checkListenAddress,
-  edgeId,
+  edgeMessage,
   errorResponse,
   eventDataHead,
   hostAllowList,
   INTERNAL_ERROR,
   idKey,
   MAX_MESSAGE_BYTES,
+  MAX_PENDING_REQUESTS,
   type PendingRequest,
   REQUEST_TIMEOUT,
   RequestTracker,
@@ -68,9 +69,8 @@ const HOP_BY_HOP = new Set([
   'content-length',
 ])
 
-/** How many sessions' pending requests are remembered, and how many requests per session (oldest forgotten first). */
+/** How many sessions' pending requests are remembered (oldest forgotten first). */
 const MAX_SESSIONS = 1024
-const MAX_PENDING_PER_SESSION = 4096
 
 function withoutHopByHop(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
@@ -161,7 +161,7 @@ export async function startHttpRepair(options: HttpRepairOptions): Promise<HttpR
     const key = String(headers['mcp-session-id'] ?? '')
     let tracker = sessions.get(key)
     if (tracker === undefined) {
-      tracker = new RequestTracker({ maxPending: MAX_PENDING_PER_SESSION })
+      tracker = new RequestTracker({ maxPending: MAX_PENDING_REQUESTS })
       sessions.set(key, tracker)
       if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!)
     }
@@ -337,11 +337,13 @@ export async function startHttpRepair(options: HttpRepairOptions): Promise<HttpR
         rewrite,
         maxBytes: limit,
         onOversize: (bytes, head, tail) => {
-          const owner = tracker.claim(edgeId(eventDataHead(head), tail))
+          // Answered for only when the event reads as the response: one that merely names a pending request leaves
+          // it to its real answer or to the request timeout.
+          const owner = tracker.ownerOfDropped(edgeMessage(eventDataHead(head), tail))
           log(`the upstream sent an event of ${bytes} bytes, over ${limit}; dropped`)
-          return owner === undefined
-            ? ''
-            : `event: message\ndata: ${errorResponse(owner.id, INTERNAL_ERROR, `dsh-harden mcp repair: the upstream's answer to ${owner.method} is ${bytes} bytes, over the ${limit}-byte limit`, { bytes })}\n\n`
+          if (owner?.answered !== true) return ''
+          const { id, method } = owner.request
+          return `event: message\ndata: ${errorResponse(id, INTERNAL_ERROR, `dsh-harden mcp repair: the upstream's answer to ${method} is ${bytes} bytes, over the ${limit}-byte limit`, { bytes })}\n\n`
         },
       })
       upstreamRes.setEncoding('utf8')

@@ -4,12 +4,14 @@ import {
   CONNECTION_CLOSED,
   childEnvironment,
   describeSpawnError,
-  edgeId,
+  edgeMessage,
   errorResponse,
   INTERNAL_ERROR,
   LineSplitter,
+  MAX_PENDING_REQUESTS,
   type OversizeLine,
-  oversizeLineId,
+  oversizeLineMessage,
+  type PendingRequest,
   RequestTracker,
   STDERR_TAIL_CHARS,
   stderrTail,
@@ -59,6 +61,15 @@ function parse(line: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/** The start of a line the server should not have written, for a log line (the line itself may be megabytes). */
+const EXCERPT_CHARS = 80
+function excerpt(text: string): string {
+  const start = text.slice(0, EXCERPT_CHARS + 2).replace(/\r?\n$/, '')
+  return JSON.stringify(start.length > EXCERPT_CHARS ? `${start.slice(0, EXCERPT_CHARS)}…` : start)
+}
+const named = (request: PendingRequest) => `${request.method} (id ${JSON.stringify(request.id)})`
+const STILL_WAITS = 'the request still waits for its answer'
+
 const stderrLog = (line: string) => process.stderr.write(`dsh-harden mcp repair: ${line}\n`)
 
 export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
@@ -66,7 +77,7 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
   const output = options.output ?? process.stdout
   const log = options.log ?? stderrLog
   const server = options.server ?? options.command.split(/[\\/]/).pop() ?? options.command
-  const tracker = new RequestTracker()
+  const tracker = new RequestTracker({ maxPending: MAX_PENDING_REQUESTS })
   const child = spawn(options.command, [...(options.args ?? [])], {
     env: childEnvironment(options.parentEnv ?? process.env, { env: options.env, passEnv: options.passEnv }),
     cwd: options.cwd,
@@ -111,18 +122,52 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
   input.once('end', onInputEnd)
   child.stdin?.on('error', (error) => log(`writing to the upstream failed: ${error.message}`))
 
-  // Server → client: lines pass as they are, unless they answer a pending tools/list and a tool needs a repair.
+  // Server → client: lines pass as they are, unless they answer a pending tools/list and a tool needs a repair. A
+  // line we cannot read is answered for only when it reads as the response to a pending request (then the server
+  // has answered it and will not again); a line that merely ends in a request's id (a debug line echoing the
+  // request) leaves the request to its real answer, or to the error the upstream's exit brings.
   const onOversizeServerLine = (line: OversizeLine) => {
-    const owner = tracker.claim(oversizeLineId(line))
+    const owner = tracker.ownerOfDropped(oversizeLineMessage(line))
     if (owner === undefined) {
-      log(`the upstream wrote a line of ${line.bytes} bytes, over the limit; dropped`)
+      log(`the upstream ${server} wrote a line of ${line.bytes} bytes, over the limit; dropped`)
       return
     }
+    if (!owner.answered) {
+      log(
+        `the upstream ${server} wrote a line of ${line.bytes} bytes, over the limit, naming the pending ${named(owner.request)} but not an answer to it: ${excerpt(line.head.toString('utf8'))}; dropped, ${STILL_WAITS}`,
+      )
+      return
+    }
+    const { id, method } = owner.request
     log(
-      `the upstream answered ${owner.method} (id ${JSON.stringify(owner.id)}) with ${line.bytes} bytes, over the limit; answered the client with a JSON-RPC error`,
+      `the upstream ${server} answered ${named(owner.request)} with ${line.bytes} bytes, over the limit; answered the client with a JSON-RPC error`,
     )
     write(
-      `${errorResponse(owner.id, INTERNAL_ERROR, `dsh-harden mcp repair: the upstream MCP server's answer to ${owner.method} is ${line.bytes} bytes, over the line limit`, { bytes: line.bytes })}\n`,
+      `${errorResponse(id, INTERNAL_ERROR, `dsh-harden mcp repair: the upstream MCP server's answer to ${method} is ${line.bytes} bytes, over the line limit`, { bytes: line.bytes })}\n`,
+    )
+  }
+  const onUnreadableServerLine = (line: Buffer, text: string) => {
+    const owner = tracker.ownerOfDropped(edgeMessage(text, text))
+    if (owner === undefined) {
+      log(
+        `the upstream ${server} wrote a line that is not JSON (${line.length} bytes): ${excerpt(text)}; passed through as it is`,
+      )
+      write(line)
+      return
+    }
+    if (!owner.answered) {
+      log(
+        `the upstream ${server} wrote a line that is not JSON (${line.length} bytes), naming the pending ${named(owner.request)} but not an answer to it: ${excerpt(text)}; passed through as it is, ${STILL_WAITS}`,
+      )
+      write(line)
+      return
+    }
+    const { id, method } = owner.request
+    log(
+      `the upstream ${server} answered ${named(owner.request)} with malformed JSON (${line.length} bytes): ${excerpt(text)}; answered the client with a JSON-RPC error`,
+    )
+    write(
+      `${errorResponse(id, INTERNAL_ERROR, `dsh-harden mcp repair: the upstream MCP server answered ${method} with malformed JSON`, { bytes: line.length })}\n`,
     )
   }
   const onServerLine = (line: Buffer) => {
@@ -133,22 +178,8 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
     const text = line.toString('utf8')
     const parsed = parse(text)
     if (!parsed.ok) {
-      if (text.trim() === '') {
-        write(line)
-        return
-      }
-      const owner = tracker.claim(edgeId(text, text))
-      if (owner === undefined) {
-        log(`the upstream wrote a line that is not JSON (${line.length} bytes); passed through as it is`)
-        write(line)
-        return
-      }
-      log(
-        `the upstream answered ${owner.method} (id ${JSON.stringify(owner.id)}) with malformed JSON (${line.length} bytes); answered the client with a JSON-RPC error`,
-      )
-      write(
-        `${errorResponse(owner.id, INTERNAL_ERROR, `dsh-harden mcp repair: the upstream MCP server answered ${owner.method} with malformed JSON`, { bytes: line.length })}\n`,
-      )
+      if (text.trim() === '') write(line)
+      else onUnreadableServerLine(line, text)
       return
     }
     if (tracker.answersToolsList(parsed.value)) {

@@ -28,7 +28,16 @@ export {
   MAX_MESSAGE_BYTES,
   type OversizeLine,
 } from './lines.ts'
-export { edgeId, type IdKey, idKey, type JsonRpcId, oversizeLineId } from './message-id.ts'
+export {
+  type EdgeMessage,
+  edgeId,
+  edgeMessage,
+  type IdKey,
+  idKey,
+  type JsonRpcId,
+  oversizeLineId,
+  oversizeLineMessage,
+} from './message-id.ts'
 export {
   describeEarlyExit,
   describeSpawnError,
@@ -40,6 +49,7 @@ export {
   CONNECTION_CLOSED,
   errorResponse,
   INTERNAL_ERROR,
+  MAX_PENDING_REQUESTS,
   type PendingRequest,
   REQUEST_TIMEOUT,
   RequestTracker,

@@ -13,6 +13,10 @@ import type { OversizeLine } from './lines.ts'
  * servers put `id` first) and backwards from its last `}` (the SDKs put `id` last). An `"id"` inside `params` or
  * `result` is never taken for the message's own. Each edge is read once, so the work is at most
  * 2 × {@link OVERSIZE_EDGE_BYTES} characters per message, whatever its size; it never throws.
+ *
+ * An id says whose message it is, not that it is an answer: a server that logs `debug: got <request>` to stdout
+ * writes a line ending in `"id":3}` before it answers request 3. Only a message that reads as a response from its
+ * first byte (`isResponse`) may be answered in the server's place; for any other, the request may still be answered.
  */
 
 /** A JSON-RPC request id (`null` ids are never answered, so never recovered). */
@@ -57,28 +61,46 @@ function decodeId(token: string): JsonRpcId | undefined {
   return undefined
 }
 
+/** What the head of a message says, read forwards from its first byte. */
+interface Leading {
+  /** The first top-level `id` member's value, when it is a whole number or string. */
+  readonly id: JsonRpcId | undefined
+  /** A top-level `result` or `error` member began and no `method` member came before the head ended. */
+  readonly response: boolean
+}
+
 /**
- * The top-level `id` read forwards from the first byte of a message: member by member, each value skipped whole (a
- * nested `"id"` is inside a skipped value), stopping at the first thing that is not a member or that the head cuts.
+ * The head read forwards, member by member, each value skipped whole (a nested `"id"` is inside a skipped value),
+ * up to the first thing that is not a member or that the head cuts.
  */
-function leadingId(head: string): JsonRpcId | undefined {
+function leadingMembers(head: string): Leading {
+  let id: JsonRpcId | undefined
+  let idSeen = false
+  let answerKey = false
+  let method = false
+  const read = (): Leading => ({ id, response: answerKey && !method })
   let i = skipSpace(head, 0)
-  if (head.charCodeAt(i) !== 0x7b) return undefined
+  if (head.charCodeAt(i) !== 0x7b) return read()
   for (;;) {
     i = skipSpace(head, i + 1)
-    if (head.charCodeAt(i) !== 0x22) return undefined
+    if (head.charCodeAt(i) !== 0x22) return read()
     const keyEnd = skipString(head, i)
-    if (keyEnd === -1) return undefined
+    if (keyEnd === -1) return read()
     const key = head.slice(i, keyEnd)
     i = skipSpace(head, keyEnd)
-    if (head.charCodeAt(i) !== 0x3a) return undefined
+    if (head.charCodeAt(i) !== 0x3a) return read()
+    if (key === '"result"' || key === '"error"') answerKey = true
+    else if (key === '"method"') method = true
     const valueStart = skipSpace(head, i + 1)
-    if (valueStart === head.length) return undefined
+    if (valueStart === head.length) return read()
     const valueEnd = skipValue(head, valueStart)
-    if (valueEnd === -1) return undefined
-    if (key === '"id"') return decodeId(head.slice(valueStart, valueEnd))
+    if (valueEnd === -1) return read()
+    if (key === '"id"' && !idSeen) {
+      idSeen = true
+      id = decodeId(head.slice(valueStart, valueEnd))
+    }
     i = skipSpace(head, valueEnd)
-    if (head.charCodeAt(i) !== 0x2c) return undefined
+    if (head.charCodeAt(i) !== 0x2c) return read()
   }
 }
 
@@ -140,20 +162,41 @@ function trailingId(tail: string): JsonRpcId | undefined {
   return decodeId(tail.slice(valueStart, valueEnd))
 }
 
+/** What the edges of a dropped message say about it. */
+export interface EdgeMessage {
+  /** Its top-level `id`, read exactly from either edge (undefined when neither names it or the two disagree). */
+  readonly id: JsonRpcId | undefined
+  /**
+   * Whether it reads as a JSON-RPC response from its first byte: an object whose top-level members, read forwards,
+   * reach `result` or `error` with no `method` before. A line that does not open as an object (a debug line that ends
+   * in the request it echoes) or that reads as a request is not an answer, whatever its end looks like.
+   */
+  readonly isResponse: boolean
+}
+
 /**
- * The top-level `id` of the message whose first characters are `head` and last are `tail` (each trimmed to
- * {@link OVERSIZE_EDGE_BYTES}; a short message may pass its whole text as both). Undefined when neither edge names
- * it exactly, or when the two disagree.
+ * What the message whose first characters are `head` and last are `tail` says (each trimmed to
+ * {@link OVERSIZE_EDGE_BYTES}; a short message may pass its whole text as both). Reads each edge once.
  */
-export function edgeId(head: string, tail: string): JsonRpcId | undefined {
-  const first = leadingId(head.slice(0, OVERSIZE_EDGE_BYTES))
+export function edgeMessage(head: string, tail: string): EdgeMessage {
+  const leading = leadingMembers(head.slice(0, OVERSIZE_EDGE_BYTES))
   const last = trailingId(tail.slice(-OVERSIZE_EDGE_BYTES))
-  if (first === undefined) return last
-  if (last === undefined || last === first) return first
-  return undefined
+  const first = leading.id
+  const id = first === undefined ? last : last === undefined || last === first ? first : undefined
+  return { id, isResponse: leading.response && id !== undefined }
+}
+
+/** The top-level `id` of a message held by its edges (see {@link edgeMessage}). */
+export function edgeId(head: string, tail: string): JsonRpcId | undefined {
+  return edgeMessage(head, tail).id
+}
+
+/** What a line the {@link LineSplitter} dropped for its size says, by its kept edges. */
+export function oversizeLineMessage(line: OversizeLine): EdgeMessage {
+  return edgeMessage(line.head.toString('utf8'), line.tail.toString('utf8'))
 }
 
 /** The top-level `id` of a line the {@link LineSplitter} dropped for its size. */
 export function oversizeLineId(line: OversizeLine): JsonRpcId | undefined {
-  return edgeId(line.head.toString('utf8'), line.tail.toString('utf8'))
+  return oversizeLineMessage(line).id
 }

@@ -1,10 +1,13 @@
-import { type IdKey, idKey, type JsonRpcId } from './message-id.ts'
+import { type EdgeMessage, type IdKey, idKey, type JsonRpcId } from './message-id.ts'
 
 /** A request the client sent and the server has not answered yet. */
 export interface PendingRequest {
   readonly id: string | number
   readonly method: string
 }
+
+/** How many outstanding requests a proxy remembers per client (or per HTTP session) before forgetting the oldest. */
+export const MAX_PENDING_REQUESTS = 4096
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -64,13 +67,29 @@ export class RequestTracker {
   }
 
   /**
-   * The pending request a malformed or dropped message answers, by the id recovered from its edges (`edgeId`,
-   * `oversizeLineId`), removed from the tracker; undefined when no id was recovered or it names no pending request,
-   * so nobody is guessed at.
+   * The pending request with id `id`, removed from the tracker; undefined when there is no id or it names no pending
+   * request, so nobody is guessed at. For a message known to be that request's answer: a dropped message whose edges
+   * only name an id goes through {@link ownerOfDropped}, which asks whether it is an answer at all.
    */
   claim(id: JsonRpcId | undefined): PendingRequest | undefined {
     const key = idKey(id)
     return key !== undefined && this.pending.has(key) ? this.take(key) : undefined
+  }
+
+  /**
+   * The pending request a dropped message (a line that is not JSON, or one over the size limit) names by the `id` its
+   * edges hold (`edgeMessage`, `oversizeLineMessage`); undefined when it names none. Only a message that reads as a
+   * response is that request's answer (`answered`): the request is removed and the caller answers it with an error in
+   * the server's place. Any other message naming it (a debug line that ends in the request it echoes) leaves it
+   * pending, because the server may still answer it: then the real answer, the upstream's exit or the caller's
+   * timeout settles it, and the client gets exactly one answer.
+   */
+  ownerOfDropped(message: EdgeMessage): { request: PendingRequest; answered: boolean } | undefined {
+    const key = idKey(message.id)
+    const request = key === undefined ? undefined : this.pending.get(key)
+    if (request === undefined) return undefined
+    if (message.isResponse) this.pending.delete(key!)
+    return { request, answered: message.isResponse }
   }
 
   take(key: IdKey): PendingRequest | undefined {

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   edgeId,
+  edgeMessage,
   eventDataHead,
   LineSplitter,
   OVERSIZE_EDGE_BYTES,
@@ -117,6 +118,102 @@ describe('edgeId: the top-level id of a message held only by its edges', () => {
     splitter.push(Buffer.from(`{"jsonrpc":"2.0","id":7,"params":{"id":1,"p":"${long}"}}\n`))
     splitter.push(Buffer.from(`{"params":{"p":"${long}","id":1},"jsonrpc":"2.0","id":"last"}\r\n`))
     expect(got.map(oversizeLineId)).toEqual([7, 'last'])
+  })
+})
+
+/** What a line written in front of a message may start with: none of them opens a JSON object. */
+const logPrefix = fc
+  .oneof(
+    fc.constantFrom('debug: got ', 'DEBUG ', '[info] ', ' ', '\t"', '}', '[', '2026-01-01T00:00:00Z recv '),
+    fc.string({ minLength: 1, maxLength: 12, unit: fc.constantFrom('a', ' ', '{', '}', '"', ':', '\\') }),
+  )
+  .filter((prefix) => prefix.trim() !== '' && !prefix.trimStart().startsWith('{'))
+
+const isResponseShape = (m: Message) =>
+  (Object.hasOwn(m.after, 'result') || Object.hasOwn(m.after, 'error')) && !Object.hasOwn(m.before, 'method')
+
+describe('edgeMessage: whether a dropped message is an answer, not just whose', () => {
+  it('a whole short message is a response exactly when it has result or error and no method, with its own id', () => {
+    fc.assert(
+      fc.property(message, (m) => {
+        const text = render({ ...m, pad: '' })
+        fc.pre(text.length <= OVERSIZE_EDGE_BYTES)
+        expect(edgeMessage(text, text)).toEqual({ id: m.id, isResponse: isResponseShape(m) })
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('never calls a message a response that is not one, and never names another id, on any cut of it', () => {
+    fc.assert(
+      fc.property(message, fc.nat(), fc.nat(), (m, a, b) => {
+        const text = render(m)
+        const found = edgeMessage(text.slice(0, a % (text.length + 1)), text.slice(b % (text.length + 1)))
+        if (found.isResponse) expect([found.id, isResponseShape(m)]).toEqual([m.id, true])
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('a line that does not open as an object is no response, whatever message it ends in', () => {
+    fc.assert(
+      fc.property(logPrefix, message, (prefix, m) => {
+        const text = `${prefix}${render(m)}`
+        const [head, tail] = edges(text)
+        expect(edgeMessage(head, tail).isResponse).toBe(false)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('a log object that holds a message is no response, though its end names the message’s id', () => {
+    fc.assert(
+      fc.property(message, (m) => {
+        const text = `{"level":"debug","msg":"got","request":${render(m)}`
+        const [head, tail] = edges(text)
+        expect(edgeMessage(head, tail).isResponse).toBe(false)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('the debug line of the report names the request but is no answer; real answers cut at any size are', () => {
+    const debug = 'debug: got {"method":"tools/list","jsonrpc":"2.0","id":3}'
+    expect(edgeMessage(debug, debug)).toEqual({ id: 3, isResponse: false })
+    const long = 'x'.repeat(3 * OVERSIZE_EDGE_BYTES)
+    for (const text of [
+      `{"result":{"content":[{"type":"text","text":"${long}"}]},"jsonrpc":"2.0","id":5}`, // the TS SDK's order
+      `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"${long}"}]}}`, // the Python SDK's
+      `{"jsonrpc":"2.0","id":5,"error":{"code":-1,"message":"${long}"}}`,
+      '{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","te', // cut short: malformed, still the answer
+    ]) {
+      const [head, tail] = edges(text)
+      expect(edgeMessage(head, tail)).toEqual({ id: 5, isResponse: true })
+    }
+    // A request (even one with a stray result member) and a message without an id are no answer.
+    expect(edgeMessage('{"method":"x","result":1,"id":5}', '{"method":"x","result":1,"id":5}')).toEqual({
+      id: 5,
+      isResponse: false,
+    })
+    expect(edgeMessage('{"jsonrpc":"2.0","result":{"t":"', '"}}')).toEqual({
+      id: undefined,
+      isResponse: false,
+    })
+  })
+})
+
+describe('RequestTracker.ownerOfDropped', () => {
+  it('an answer takes its pending request; a line that only names it leaves it pending; nobody else is named', () => {
+    const tracker = new RequestTracker()
+    tracker.sent({ jsonrpc: '2.0', id: 3, method: 'tools/list' })
+    const request = { id: 3, method: 'tools/list' }
+    expect(tracker.ownerOfDropped({ id: 3, isResponse: false })).toEqual({ request, answered: false })
+    expect(tracker.size).toBe(1)
+    expect(tracker.ownerOfDropped({ id: '3', isResponse: true })).toBeUndefined()
+    expect(tracker.ownerOfDropped({ id: undefined, isResponse: true })).toBeUndefined()
+    expect(tracker.ownerOfDropped({ id: 3, isResponse: true })).toEqual({ request, answered: true })
+    expect(tracker.size).toBe(0)
+    expect(tracker.ownerOfDropped({ id: 3, isResponse: true })).toBeUndefined()
   })
 })
 
