@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type CheckReport, type CheckTarget, type ClientVerdict, checkServer } from '@dsh-harden/mcp-check'
-import { startSeed003Http } from '@dsh-harden/mcp-check/fixtures/seed-003-controller'
+import { startSeed003Http } from '@dsh-harden/testkit/seed-003-controller'
 import {
   listToolsRaw,
   REFERENCE_SERVERS,
@@ -92,7 +92,7 @@ async function seed003Row(): Promise<Row> {
     kind: 'detect',
     proves:
       'mcp check names each of the six protocol defects of the seed-003 server that real clients fail on',
-    source: 'seed 003 (FIXTURE: packages/mcp/mcp-check/fixtures/seed-003-controller.ts)',
+    source: 'seed 003 (FIXTURE: packages/testing/testkit/src/seed-003-controller.ts)',
     stock: clientsLeg(report, [
       ['sdk', 'SDK client'],
       ['dsh-stock', 'stock DSH'],

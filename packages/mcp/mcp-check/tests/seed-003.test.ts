@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSeed003Http } from '../src/fixtures/seed-003-controller.ts'
+import { startSeed003Http } from '../../../testing/testkit/src/seed-003-controller.ts'
 import { type CheckReport, checkServer } from '../src/index.ts'
 import { FIXTURE, nodeTarget, processesLeft } from './servers.ts'
 
