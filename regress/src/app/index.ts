@@ -9,6 +9,7 @@ import {
 import { scopeNpmrc } from '@dsh-harden/testkit/local-registry'
 import type { GroupContext } from '../group.ts'
 import type { Row } from '../row.ts'
+import { declaredNamesRow } from './declared-names-row.ts'
 import { doctorRows } from './doctor-rows.ts'
 import { appRows } from './group-parts.ts'
 import { globSpillRow, skillReminderRow } from './identity-rows.ts'
@@ -62,7 +63,7 @@ export async function run(context: GroupContext): Promise<readonly Row[]> {
     rows.push(...(await pluginRows(parts)))
     rows.push(...(await loadOrderRows(parts)))
     rows.push(await pollutionRow(parts))
-    rows.push(await skillReminderRow(parts), await globSpillRow(parts))
+    rows.push(await skillReminderRow(parts), await globSpillRow(parts), await declaredNamesRow(parts))
     rows.push(...(await cordisRows(parts)))
     rows.push(...(await escalationRows(parts)))
     rows.push(await emptySchemaRow(parts))
