@@ -6,7 +6,7 @@ import ToolRuntime from '@deepseek-ai/dsh-tools'
 import { TolerantMcpClient } from '@dsh-harden/mcp-client'
 import { packageBin, SEED000_SERVER } from '@dsh-harden/mcp-client/fixtures'
 import { startHttpRepair } from '@dsh-harden/mcp-repair'
-import { FAULT_SERVER, startSeed000Http } from '@dsh-harden/mcp-repair/fixtures'
+import { FAULT_SERVER, STDOUT_LOG_SERVER, startSeed000Http } from '@dsh-harden/mcp-repair/fixtures'
 import { listToolsRaw, type ServerDescriptor } from '@dsh-harden/testkit/mcp-servers'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -136,9 +136,18 @@ async function dshRow(server: Server, offered: number): Promise<Row> {
 
 type Listing = { tools: number } | { error: string }
 
-/** Connects the official SDK client to a stdio server (our stderr, i.e. the log, is its stderr), uses it, closes it. */
-async function withStdioClient<T>(args: readonly string[], use: (client: Client) => Promise<T>): Promise<T> {
+/**
+ * Connects the official SDK client to a stdio server (our stderr, i.e. the log, is its stderr), uses it, closes it.
+ * `errors` collects what the client reports beside its calls, from before `initialize` on (a line it cannot read, a
+ * response to a request it no longer waits for).
+ */
+async function withStdioClient<T>(
+  args: readonly string[],
+  use: (client: Client, errors: readonly Error[]) => Promise<T>,
+): Promise<T> {
   const client = new Client({ name: 'strict-client', version: '1' })
+  const errors: Error[] = []
+  client.onerror = (error) => errors.push(error)
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...args],
@@ -146,7 +155,7 @@ async function withStdioClient<T>(args: readonly string[], use: (client: Client)
   })
   try {
     await withTimeout(client.connect(transport), 'connecting')
-    return await use(client)
+    return await use(client, errors)
   } finally {
     await client.close().catch(() => {})
   }
@@ -222,14 +231,19 @@ async function httpRow(offered: number): Promise<Row> {
   }
 }
 
-interface Fault {
+export interface Fault {
   readonly id: string
   readonly kind: RowKind
   readonly label: string
   readonly proves: string
+  /** The FIXTURE upstream that shows the fault (default: fault-server.ts) and the row's source. */
+  readonly server?: { readonly path: string; readonly source: string }
   /** What the client got, judged on either leg alone: `handled`, and what was seen. */
-  readonly handled: (client: Client) => Promise<{ handled: boolean; saw: string }>
+  readonly handled: (client: Client, errors: readonly Error[]) => Promise<{ handled: boolean; saw: string }>
 }
+
+const FAULT_SOURCE =
+  'repair proxy faults (FIXTURE upstream: packages/mcp/mcp-repair/fixtures/fault-server.ts)'
 
 const SHORT_REQUEST = { timeout: 5_000 }
 
@@ -254,7 +268,10 @@ export function answeredWithError(code: number | undefined): boolean {
   return code !== undefined && code !== ErrorCode.RequestTimeout && code !== ErrorCode.ConnectionClosed
 }
 
-const FAULTS: readonly Fault[] = [
+/** The SDK client's words for a second response to one request: it no longer waits for it, so it drops that one. */
+const SECOND_ANSWER = /Received a response for an unknown message ID/
+
+export const FAULTS: readonly Fault[] = [
   {
     id: 'exit-mid-call',
     kind: 'guard',
@@ -339,12 +356,48 @@ const FAULTS: readonly Fault[] = [
       }
     },
   },
+  {
+    id: 'stdout-log-lines',
+    kind: 'guard',
+    label:
+      'a server that logs each request it receives to stdout (a non-JSON line ending in it) before answering',
+    proves:
+      'a server that prints `debug: got <request>` before each answer gets its own answer, exactly one, to every request: initialize, tools/list and tools/call work',
+    server: {
+      path: STDOUT_LOG_SERVER,
+      source:
+        'issue 25: the repair proxy answered one request twice (FIXTURE upstream: packages/mcp/mcp-repair/fixtures/stdout-log-server.ts)',
+    },
+    // `withStdioClient` has run initialize: a made-up answer to it would have failed the connection already.
+    handled: async (c, errors) => {
+      const server = c.getServerVersion()?.name
+      const listed = await callError(c.listTools(undefined, SHORT_REQUEST))
+      const names = (listed.result as { tools?: { name: string }[] } | undefined)?.tools?.map((t) => t.name)
+      const called = await callError(
+        c.callTool({ name: 'echo', arguments: { text: 'its own answer' } }, undefined, SHORT_REQUEST),
+      )
+      const echoed = called.result === undefined ? undefined : text(called.result)
+      const seconds = errors.filter((error) => SECOND_ANSWER.test(error.message)).length
+      return {
+        handled:
+          server === 'stdout-log-fixture' &&
+          names?.join() === 'echo' &&
+          echoed === 'its own answer' &&
+          seconds === 0,
+        saw:
+          `initialize answered by ${JSON.stringify(server)}` +
+          `; listTools() ${listed.error === undefined ? `returned ${JSON.stringify(names)}` : `threw: ${listed.error}`}` +
+          `; callTool(echo) ${called.error === undefined ? `returned ${JSON.stringify(echoed)}` : `threw: ${called.error}`}` +
+          `; ${count(seconds, 'second answer')} to a request`,
+      }
+    },
+  },
 ]
 
 async function observeFault(fault: Fault, args: readonly string[], how: string): Promise<Observed> {
   try {
-    const { handled, saw } = await withStdioClient(args, (client) =>
-      withTimeout(fault.handled(client), fault.label),
+    const { handled, saw } = await withStdioClient(args, (client, errors) =>
+      withTimeout(fault.handled(client, errors), fault.label),
     )
     return {
       outcome: handled ? 'handled' : 'mishandled',
@@ -356,27 +409,24 @@ async function observeFault(fault: Fault, args: readonly string[], how: string):
   }
 }
 
-/** Each fault against the FIXTURE upstream twice: the SDK client connected directly (stock), and through the proxy. */
-async function faultRows(): Promise<Row[]> {
-  const rows: Row[] = []
-  for (const fault of FAULTS) {
-    const stock = await observeFault(fault, [FAULT_SERVER], 'SDK client direct')
-    const hardened = await observeFault(
-      fault,
-      [CLI, 'mcp', 'repair', '--', process.execPath, FAULT_SERVER],
-      'SDK client via dsh-harden mcp repair',
-    )
-    rows.push({
-      id: `mcp-repair-fault-${fault.id}`,
-      group: GROUP,
-      kind: fault.kind,
-      proves: fault.proves,
-      source: 'repair proxy faults (FIXTURE upstream: packages/mcp/mcp-repair/fixtures/fault-server.ts)',
-      stock,
-      hardened,
-    })
+/** One fault against its FIXTURE upstream twice: the SDK client connected directly (stock), and through the proxy. */
+export async function faultRow(fault: Fault): Promise<Row> {
+  const server = fault.server?.path ?? FAULT_SERVER
+  const stock = await observeFault(fault, [server], 'SDK client direct')
+  const hardened = await observeFault(
+    fault,
+    [CLI, 'mcp', 'repair', '--', process.execPath, server],
+    'SDK client via dsh-harden mcp repair',
+  )
+  return {
+    id: `mcp-repair-fault-${fault.id}`,
+    group: GROUP,
+    kind: fault.kind,
+    proves: fault.proves,
+    source: fault.server?.source ?? FAULT_SOURCE,
+    stock,
+    hardened,
   }
-  return rows
 }
 
 export async function run(_context: GroupContext): Promise<Row[]> {
@@ -386,6 +436,6 @@ export async function run(_context: GroupContext): Promise<Row[]> {
   for (const server of SERVERS) rows.push(await dshRow(server, offered.get(server.id)!))
   for (const server of SERVERS) rows.push(await proxyRow(server, offered.get(server.id)!))
   rows.push(await httpRow(offered.get(SERVERS[0]!.id)!))
-  rows.push(...(await faultRows()))
+  for (const fault of FAULTS) rows.push(await faultRow(fault))
   return rows
 }

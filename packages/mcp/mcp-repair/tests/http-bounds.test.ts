@@ -106,6 +106,22 @@ describe('repair facade: bounded readers and an upstream timeout', () => {
     expect(events[1]).toContain('notifications/message')
   })
 
+  it('an SSE event over the limit that only names a pending id (a server request reusing it) is no answer to it', async () => {
+    const { repair, lines } = await facade((message, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      // Server-to-client requests number their ids on their own, so 7 may be the client's pending request too.
+      const sampling = { method: 'sampling/createMessage', params: { pad: 'p'.repeat(2 * LIMIT) }, jsonrpc: '2.0' }
+      res.write(`event: message\ndata: ${JSON.stringify({ ...sampling, id: message.id })}\n\n`)
+      res.end(`event: message\ndata: ${answer(message.id, { content: [] })}\n\n`)
+    })
+    const response = await rawRequest(repair.url, { body: call(7, 'tools/call') })
+    const events = response.body.split('\n\n').filter((event) => event.trim() !== '')
+    expect(events.map((event) => JSON.parse(event.split('data: ')[1]!))).toEqual([
+      { jsonrpc: '2.0', id: 7, result: { content: [] } },
+    ])
+    expect(lines).toEqual([expect.stringMatching(/^the upstream sent an event of \d+ bytes, over 65536; dropped$/)])
+  })
+
   it('tools/list answered on SSE in small chunks is rewritten whole', async () => {
     const { repair, lines } = await facade(scripted('sse'))
     const response = await rawRequest(repair.url, { body: call(3, 'tools/list') })
