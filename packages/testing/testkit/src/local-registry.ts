@@ -199,9 +199,13 @@ async function holds(registry: LocalRegistry, pkg: PublishedPackage): Promise<bo
   return body.versions?.[pkg.version] !== undefined
 }
 
-/** Builds (if needed), packs and publishes every publishable workspace package to the registry. */
+/**
+ * Builds (if needed), packs and publishes every publishable workspace package to the registry. `onProgress` hears a
+ * line at each stage (a cold build of the checkout takes minutes, and a silent command looks hung).
+ */
 export async function publishWorkspacePackages(
   registry: LocalRegistry,
+  onProgress: (line: string) => void = () => {},
 ): Promise<readonly PublishedPackage[]> {
   const scratch = await mkdtemp(join(tmpdir(), 'dsh-harden-publish-'))
   try {
@@ -210,7 +214,12 @@ export async function publishWorkspacePackages(
       mode: 0o600,
     })
     const packages = await publishablePackages()
+    const started = performance.now()
+    onProgress(
+      `building ${packages.length} packages (tsc; a few minutes on a fresh checkout, seconds once built)…`,
+    )
     await buildPackages(packages)
+    onProgress(`built in ${((performance.now() - started) / 1000).toFixed(0)} s; packing and publishing…`)
     const published: PublishedPackage[] = []
     for (const pkg of packages) {
       const tarball = await packPackage(pkg, scratch, { built: true })
@@ -219,6 +228,7 @@ export async function publishWorkspacePackages(
         await npm(['unpublish', `${pkg.name}@${pkg.version}`, '--force'], registry, scratch)
       await npm(['publish', tarball, '--access', 'public'], registry, scratch)
       published.push({ name: pkg.name, version: pkg.version })
+      onProgress(`published ${pkg.name}@${pkg.version} (${published.length}/${packages.length})`)
     }
     return published
   } finally {

@@ -96,7 +96,9 @@ try {
   process.stderr.write(
     `local-registry: verdaccio at ${registry.url}; building and publishing this checkout…\n`,
   )
-  const published = await publishWorkspacePackages(registry)
+  const published = await publishWorkspacePackages(registry, (line) =>
+    process.stderr.write(`local-registry: ${line}\n`),
+  )
   process.stderr.write(
     `local-registry: published ${published.map((pkg) => `${pkg.name}@${pkg.version}`).join(', ')}\n`,
   )

@@ -42,11 +42,13 @@ async function run(command: string, args: readonly string[], cwd: string, timeou
 
 let registry: LocalRegistry
 let published: readonly PublishedPackage[]
+let progress: string[]
 let project: string
 
 beforeAll(async () => {
   registry = await startLocalRegistry()
-  published = await publishWorkspacePackages(registry)
+  progress = []
+  published = await publishWorkspacePackages(registry, (line) => progress.push(line))
   project = await mkdtemp(join(tmpdir(), 'dsh-harden-user-project-'))
   await writeFile(
     join(project, 'package.json'),
@@ -67,6 +69,16 @@ afterAll(async () => {
 })
 
 describe('local registry', () => {
+  it('says what it is doing while it builds and publishes: the build, then one line per package with its count', () => {
+    expect(progress[0]).toMatch(/^building \d+ packages/)
+    expect(progress[1]).toMatch(/^built in \d+ s/)
+    expect(progress.slice(2)).toEqual(
+      published.map(
+        (pkg, index) => `published ${pkg.name}@${pkg.version} (${index + 1}/${published.length})`,
+      ),
+    )
+  })
+
   it('serves every publishable package at its workspace version, and only our scope', async () => {
     expect(published.map((pkg) => pkg.name)).toEqual(
       expect.arrayContaining([
