@@ -1,0 +1,30 @@
+// Mutation testing for the contract compiler (`pnpm mutate` at the root; not part of `npm test`: too slow).
+// The sandbox sits three levels below the repo root, as this package does, so the vitest config's and tsconfig's
+// `../../../` paths resolve there as here. Everything Stryker writes goes to the git-ignored `.stryker/` at the root.
+const out = '../../../.stryker/tools'
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  // The runner defaults to worker threads, whose larger stack changes what ajv can compile; vitest runs forks.
+  vitest: { configFile: 'vitest.config.ts', pool: 'forks' },
+  coverageAnalysis: 'perTest',
+  concurrency: 1,
+  mutate: ['src/contract/**/*.ts', 'src/projection/**/*.ts', 'src/boundary/**/*.ts'],
+  ignorePatterns: ['dist'],
+  // Stryker rewrites a tsconfig's `extends` for a sandbox two levels deeper than the package; ours keeps the depth,
+  // so the rewrite would break it: point the rewriter at no file.
+  tsconfigFile: 'no-tsconfig-rewrite',
+  // A static mutant (a module-level table or constant) reruns the whole suite in a fresh process (minutes each on
+  // two shared cores); they are listed as ignored in the report instead.
+  ignoreStatic: true,
+  incremental: true,
+  incrementalFile: `${out}/incremental.json`,
+  tempDirName: '../../../.stryker/tools-sandbox',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: `${out}/mutation.html` },
+  jsonReporter: { fileName: `${out}/mutation.json` },
+  // Other engineers share the machine's two cores: a slow mutant run is load, not an infinite loop.
+  timeoutMS: 20000,
+}
