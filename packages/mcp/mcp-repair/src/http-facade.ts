@@ -24,6 +24,7 @@ import {
   refuseByHeaders,
   SseRewriter,
 } from '@dsh-harden/mcp-transport'
+import { namesButDoesNotAnswer, STILL_WAITS } from './dropped-message.ts'
 import { describeRepair, rewriteToolsListText } from './rewrite.ts'
 
 /**
@@ -340,8 +341,16 @@ export async function startHttpRepair(options: HttpRepairOptions): Promise<HttpR
           // Answered for only when the event reads as the response: one that merely names a pending request leaves
           // it to its real answer or to the request timeout.
           const owner = tracker.ownerOfDropped(edgeMessage(eventDataHead(head), tail))
-          log(`the upstream sent an event of ${bytes} bytes, over ${limit}; dropped`)
-          if (owner?.answered !== true) return ''
+          const over = `the upstream sent an event of ${bytes} bytes, over ${limit}`
+          if (owner?.answered !== true) {
+            log(
+              owner === undefined
+                ? `${over}; dropped`
+                : `${over}, ${namesButDoesNotAnswer(owner.request)}; dropped, ${STILL_WAITS}`,
+            )
+            return ''
+          }
+          log(`${over}; dropped`)
           const { id, method } = owner.request
           return `event: message\ndata: ${errorResponse(id, INTERNAL_ERROR, `dsh-harden mcp repair: the upstream's answer to ${method} is ${bytes} bytes, over the ${limit}-byte limit`, { bytes })}\n\n`
         },

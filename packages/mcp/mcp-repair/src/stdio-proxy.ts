@@ -11,11 +11,11 @@ import {
   MAX_PENDING_REQUESTS,
   type OversizeLine,
   oversizeLineMessage,
-  type PendingRequest,
   RequestTracker,
   STDERR_TAIL_CHARS,
   stderrTail,
 } from '@dsh-harden/mcp-transport'
+import { excerpt, namedRequest, namesButDoesNotAnswer, STILL_WAITS } from './dropped-message.ts'
 import { describeRepair, rewriteToolsListText } from './rewrite.ts'
 
 /**
@@ -60,15 +60,6 @@ function parse(line: string): { ok: true; value: unknown } | { ok: false } {
     return { ok: false }
   }
 }
-
-/** The start of a line the server should not have written, for a log line (the line itself may be megabytes). */
-const EXCERPT_CHARS = 80
-function excerpt(text: string): string {
-  const start = text.slice(0, EXCERPT_CHARS + 2).replace(/\r?\n$/, '')
-  return JSON.stringify(start.length > EXCERPT_CHARS ? `${start.slice(0, EXCERPT_CHARS)}…` : start)
-}
-const named = (request: PendingRequest) => `${request.method} (id ${JSON.stringify(request.id)})`
-const STILL_WAITS = 'the request still waits for its answer'
 
 const stderrLog = (line: string) => process.stderr.write(`dsh-harden mcp repair: ${line}\n`)
 
@@ -134,13 +125,13 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
     }
     if (!owner.answered) {
       log(
-        `the upstream ${server} wrote a line of ${line.bytes} bytes, over the limit, naming the pending ${named(owner.request)} but not an answer to it: ${excerpt(line.head.toString('utf8'))}; dropped, ${STILL_WAITS}`,
+        `the upstream ${server} wrote a line of ${line.bytes} bytes, over the limit, ${namesButDoesNotAnswer(owner.request)}: ${excerpt(line.head.toString('utf8'))}; dropped, ${STILL_WAITS}`,
       )
       return
     }
     const { id, method } = owner.request
     log(
-      `the upstream ${server} answered ${named(owner.request)} with ${line.bytes} bytes, over the limit; answered the client with a JSON-RPC error`,
+      `the upstream ${server} answered ${namedRequest(owner.request)} with ${line.bytes} bytes, over the limit; answered the client with a JSON-RPC error`,
     )
     write(
       `${errorResponse(id, INTERNAL_ERROR, `dsh-harden mcp repair: the upstream MCP server's answer to ${method} is ${line.bytes} bytes, over the line limit`, { bytes: line.bytes })}\n`,
@@ -157,14 +148,14 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
     }
     if (!owner.answered) {
       log(
-        `the upstream ${server} wrote a line that is not JSON (${line.length} bytes), naming the pending ${named(owner.request)} but not an answer to it: ${excerpt(text)}; passed through as it is, ${STILL_WAITS}`,
+        `the upstream ${server} wrote a line that is not JSON (${line.length} bytes), ${namesButDoesNotAnswer(owner.request)}: ${excerpt(text)}; passed through as it is, ${STILL_WAITS}`,
       )
       write(line)
       return
     }
     const { id, method } = owner.request
     log(
-      `the upstream ${server} answered ${named(owner.request)} with malformed JSON (${line.length} bytes): ${excerpt(text)}; answered the client with a JSON-RPC error`,
+      `the upstream ${server} answered ${namedRequest(owner.request)} with malformed JSON (${line.length} bytes): ${excerpt(text)}; answered the client with a JSON-RPC error`,
     )
     write(
       `${errorResponse(id, INTERNAL_ERROR, `dsh-harden mcp repair: the upstream MCP server answered ${method} with malformed JSON`, { bytes: line.length })}\n`,
