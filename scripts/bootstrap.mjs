@@ -11,7 +11,10 @@ const wanted = packageManager.replace(/^pnpm@/, '')
 
 function installedPnpm() {
   try {
-    return execFileSync('pnpm', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    return execFileSync('pnpm', ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim()
   } catch {
     return undefined
   }
@@ -45,6 +48,7 @@ const BROWSER_PACKAGES = ['chromium', 'fonts-wqy-microhei']
 function missingDebianPackages(names) {
   return names.filter((name) => {
     try {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax, not a JS template
       const status = execFileSync('dpkg-query', ['-W', '-f=${Status}', name], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],

@@ -27,13 +27,13 @@ function findPairs(dir = ROOT, found = []) {
     if (SKIP.has(name)) continue
     const path = join(dir, name)
     if (statSync(path).isDirectory()) findPairs(path, found)
-    else if (name.endsWith('.zh.md')) found.push(relative(ROOT, path.slice(0, -'.zh.md'.length) + '.md'))
+    else if (name.endsWith('.zh.md')) found.push(relative(ROOT, `${path.slice(0, -'.zh.md'.length)}.md`))
   }
   return found.sort()
 }
 
-const recordOf = (english) => english.slice(0, -'.md'.length) + '.i18n.yaml'
-const chineseOf = (english) => english.slice(0, -'.md'.length) + '.zh.md'
+const recordOf = (english) => `${english.slice(0, -'.md'.length)}.i18n.yaml`
+const chineseOf = (english) => `${english.slice(0, -'.md'.length)}.zh.md`
 
 function readRecord(file) {
   const record = new Map()
@@ -47,7 +47,8 @@ function readRecord(file) {
 function writeRecord(english) {
   const abs = join(ROOT, english)
   const zh = chineseOf(abs)
-  if (!existsSync(abs) || !existsSync(zh)) throw new Error(`${english}: both ${basename(abs)} and ${basename(zh)} must exist`)
+  if (!existsSync(abs) || !existsSync(zh))
+    throw new Error(`${english}: both ${basename(abs)} and ${basename(zh)} must exist`)
   const text =
     '# Bilingual pair record (scripts/i18n-pairs.mjs): the git blob hash of each side as of the last time both were\n' +
     '# confirmed to say the same thing. After editing either side, bring the other along, then re-record with:\n' +
@@ -67,7 +68,9 @@ export function pairProblems() {
       continue
     }
     if (!existsSync(recordFile)) {
-      problems.push(`${english}: no ${basename(recordFile)}; bring the pair in step, then: node scripts/i18n-pairs.mjs --write ${english}`)
+      problems.push(
+        `${english}: no ${basename(recordFile)}; bring the pair in step, then: node scripts/i18n-pairs.mjs --write ${english}`,
+      )
       continue
     }
     const record = readRecord(recordFile)
