@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
-  childEnv,
   createDshHome,
   type DshApp,
   type DshHome,
@@ -11,7 +10,15 @@ import {
   runBounded,
 } from '@dsh-harden/testkit/dsh-app'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from './run-cli.ts'
+import {
+  doctorJson,
+  finding,
+  okFor,
+  pasteIntoBash,
+  runDoctor,
+  SYSTEM_PATH,
+  userEnv as userEnvOf,
+} from './doctor-run.ts'
 
 /**
  * `dsh-harden doctor` on the real `dsh` 0.1.0-rc.8 app (testkit's cached install: the pinned hmr, Node 22 beside it),
@@ -19,15 +26,6 @@ import { runCli } from './run-cli.ts'
  * each printed fix applied verbatim with bash. The install traps that need an install of their own (hmr unpinned,
  * no Node 22 beside dsh) are the regress row `app-doctor-install`.
  */
-interface JsonFinding {
-  readonly check: string
-  readonly severity: 'ok' | 'warn' | 'error'
-  readonly message: string
-  readonly fix: string | null
-  readonly stops: 'dsh' | 'overlay' | null
-}
-
-const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin'
 let app: DshApp
 const homes: DshHome[] = []
 
@@ -47,35 +45,16 @@ function freshHome(): DshHome {
 
 /** The environment a user has after INSTALL.md step 1: the app's bin first on PATH, their own DSH home. */
 function userEnv(home: DshHome, path = `${app.binDir}:${SYSTEM_PATH}`): Record<string, string> {
-  return { ...childEnv(process.env, { DSH_HOME: home.dir, HOME: home.root }), PATH: path }
+  return userEnvOf(home.root, home.dir, path)
 }
 
-async function doctor(home: DshHome, args: readonly string[] = [], path?: string) {
-  const result = await runCli(['doctor', '--json', ...args], { env: userEnv(home, path) })
-  const body = JSON.parse(result.stdout) as { ok: boolean; findings: JsonFinding[] }
-  return { code: result.code, ...body, stderr: result.stderr }
-}
-
-function finding(findings: readonly JsonFinding[], check: string): JsonFinding {
-  const found = findings.find((candidate) => candidate.check === check && candidate.severity !== 'ok')
-  if (found === undefined)
-    throw new Error(`no failing ${check} finding in ${JSON.stringify(findings, null, 2)}`)
-  return found
-}
-
-function okFor(findings: readonly JsonFinding[], check: string): boolean {
-  const mine = findings.filter((candidate) => candidate.check === check)
-  return mine.length > 0 && mine.every((candidate) => candidate.severity === 'ok')
+function doctor(home: DshHome, args: readonly string[] = [], path?: string) {
+  return doctorJson(userEnv(home, path), args)
 }
 
 /** Runs a fix exactly as doctor printed it, in the user's shell environment. */
-function applyFix(home: DshHome, fix: string | null): void {
-  expect(fix).not.toBeNull()
-  execFileSync('bash', ['-euo', 'pipefail', '-c', fix!], {
-    env: userEnv(home),
-    cwd: home.root,
-    stdio: 'pipe',
-  })
+function applyFix(home: DshHome, command: string | null): void {
+  pasteIntoBash(command, userEnv(home))
 }
 
 /** DSH's own profile initialization (`dsh --dump-config` writes the template, `[]` user layer included). */
@@ -163,7 +142,7 @@ describe('dsh-harden doctor on the real dsh 0.1.0-rc.8', { timeout: 180_000 }, (
     expect(hmr).toMatchObject({ severity: 'error', stops: 'dsh' })
     expect(hmr.message).toContain('user patch-layer watching requires the Cordis HMR service')
     expect(hmr.fix).toBe(`printf -- '- id: hmr\\n  disabled: false\\n' > ${file}`)
-    applyFix(home, hmr.fix)
+    applyFix(home, hmr.command)
     const after = await doctor(home)
     expect(okFor(after.findings, 'hmr-row')).toBe(true)
     expect(okFor(after.findings, 'patch-file')).toBe(true)
@@ -183,8 +162,8 @@ describe('dsh-harden doctor on the real dsh 0.1.0-rc.8', { timeout: 180_000 }, (
       `${file}:5:1: YAMLException: end of the stream or a document separator is expected; dsh cannot read profile ` +
         "headless: DSH's template wrote the empty list `[]` on line 4, and a `- ` row below it is a second YAML value",
     )
-    expect(yaml.fix).toBe(`sed -i '4d' ${file}`)
-    applyFix(home, yaml.fix)
+    expect(yaml.command).toBe(`sed -i 4d ${file}`)
+    applyFix(home, yaml.command)
     const after = await doctor(home)
     expect(okFor(after.findings, 'patch-file')).toBe(true)
     expect(okFor(after.findings, 'hmr-row')).toBe(true)
@@ -205,7 +184,7 @@ describe('dsh-harden doctor on the real dsh 0.1.0-rc.8', { timeout: 180_000 }, (
     const before = await doctor(home)
     const profile = finding(before.findings, 'profile')
     expect(profile.message).toContain(`no profile in ${join(home.dir, 'profiles')}`)
-    applyFix(home, profile.fix)
+    applyFix(home, profile.command)
     const after = await doctor(home)
     expect(after.findings.find((f) => f.check === 'profile')?.message).toBe(
       `profile web: ${profileDir(home, 'web')}`,
@@ -229,16 +208,17 @@ describe('dsh-harden doctor on the real dsh 0.1.0-rc.8', { timeout: 180_000 }, (
   it('prints one line per finding with its fix, and a summary', async () => {
     const home = freshHome()
     await dshInitProfile(home, 'headless')
-    const result = await runCli(['doctor'], { env: userEnv(home) })
+    const result = await runDoctor(userEnv(home), [])
     const lines = result.stdout.trimEnd().split('\n')
     expect(lines.at(-1)).toBe('doctor: DSH would not start (or every turn would fail): 2 problems to fix')
     const failing = lines.filter((line) => line.startsWith('FAIL '))
     expect(failing.map((line) => line.split(':')[0])).toEqual(['FAIL hmr-row', 'FAIL overlay'])
-    for (const line of failing) expect(line).toMatch(/ — fix: \S/)
+    // Each fix is a command: everything after ` — run: ` is one shell line.
+    for (const line of failing) expect(line).toMatch(/ — run: \S/)
   })
 
   it('refuses a profile name DSH would refuse, as a usage error', async () => {
-    const result = await runCli(['doctor', '--profile', '../x'], { env: userEnv(freshHome()) })
+    const result = await runDoctor(userEnv(freshHome()), ['--profile', '../x'])
     expect(result.code).toBe(2)
     expect(result.stderr).toBe(
       'dsh-harden doctor: --profile "../x" is not a profile name (a folder name under <home>/profiles); run ' +

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { type Finding, failure, ok, warning } from './finding.ts'
+import { type Finding, type Fix, failure, ok, warning } from './finding.ts'
 import {
   appDirOf,
   dshPackageDir,
@@ -10,6 +10,7 @@ import {
   type ResolvedPackage,
   resolvePackage,
 } from './locate.ts'
+import { shell } from './shell.ts'
 
 /** The DSH lines our packages are built and tested against. */
 export const SUPPORTED_DSH = ['0.1.0-rc.8', '0.1.1-rc.2'] as const
@@ -30,7 +31,7 @@ export interface DshInstall {
 export interface InstallOptions {
   /** `--dsh`: the dsh executable; default: `dsh` on `path`. */
   readonly bin?: string | undefined
-  /** The PATH the user runs `dsh` with. */
+  /** The PATH the user's own shell runs `dsh` with (see user-env.ts). */
   readonly path: string
 }
 
@@ -104,10 +105,10 @@ function checkNode(bin: string, path: string, findings: Finding[]): void {
  * pnpm's shim runs the `node` beside it when there is one, so for a pnpm install the fix is Node 22 in the same
  * folder; an npm link (`#!/usr/bin/env node`) runs the first `node` on PATH.
  */
-function nodeFix(bin: string): string {
+function nodeFix(bin: string): Fix {
   const app = appDirOf(bin)
   if (app !== undefined && existsSync(join(app, 'pnpm-lock.yaml')))
-    return `cd ${app} && pnpm add node@22.23.3 --allow-build=node`
+    return shell`cd ${app} && pnpm add node@22.23.3 --allow-build=node`
   return `put a Node >= 22.19 first on PATH, or install DSH as INSTALL.md step 1 says (Node 22 beside dsh)`
 }
 
@@ -169,12 +170,12 @@ function hasRegisterConfig(hmr: ResolvedPackage): boolean {
 }
 
 /** The override, in the package manager the app folder was installed with. */
-function hmrFix(bin: string): string {
+function hmrFix(bin: string): Fix {
   const app = appDirOf(bin)
   if (app === undefined) return `pin ${HMR} to ${PINNED_HMR}: ${INSTALL_FIX}`
   if (existsSync(join(app, 'package-lock.json')) && !existsSync(join(app, 'pnpm-lock.yaml')))
-    return `cd ${app} && npm pkg set overrides.${HMR}=${PINNED_HMR} && npm install`
+    return shell`cd ${app} && npm pkg set ${`overrides.${HMR}=${PINNED_HMR}`} && npm install`
   // The override changes what the lockfile records, so the install must be allowed to rewrite it: under `CI=true`
   // pnpm would otherwise refuse with ERR_PNPM_LOCKFILE_CONFIG_MISMATCH.
-  return `cd ${app} && npm pkg set pnpm.overrides.${HMR}=${PINNED_HMR} && pnpm install --no-frozen-lockfile`
+  return shell`cd ${app} && npm pkg set ${`pnpm.overrides.${HMR}=${PINNED_HMR}`} && pnpm install --no-frozen-lockfile`
 }

@@ -1,6 +1,5 @@
 import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { delimiter, dirname, join, resolve } from 'node:path'
+import { basename, delimiter, dirname, join, resolve } from 'node:path'
 
 /** The first executable file called `name` in the directories of `path` (a PATH value), as a shell finds it. */
 export function findOnPath(name: string, path: string): string | undefined {
@@ -110,12 +109,24 @@ export interface ResolvedPackage {
 }
 
 /**
+ * The folders Node's `import` looks in from a file in `fromDir`: `node_modules` in it and in each folder above (a
+ * folder that is itself `node_modules` gets none added), nearest first. Not the CommonJS global folders: an ES
+ * module import never reads `NODE_PATH` (which `pnpm exec` sets for doctor itself).
+ */
+function nodeModulesWalk(fromDir: string): string[] {
+  const walk: string[] = []
+  for (let dir = resolve(fromDir); ; dir = dirname(dir)) {
+    if (basename(dir) !== 'node_modules') walk.push(join(dir, 'node_modules'))
+    if (dirname(dir) === dir) return walk
+  }
+}
+
+/**
  * Where Node finds `name` from a file in `fromDir`: the same node_modules walk DSH's loader and profile code use
  * (dsh-app-boot `packageDirFromAnchor`), without requiring the package to export `./package.json`.
  */
 export function resolvePackage(fromDir: string, name: string): ResolvedPackage | undefined {
-  const paths = createRequire(join(fromDir, 'package.json')).resolve.paths(name) ?? []
-  for (const searchPath of paths) {
+  for (const searchPath of nodeModulesWalk(fromDir)) {
     const dir = join(searchPath, name)
     const manifest = readJson(join(dir, 'package.json'))
     if (manifest === undefined) continue

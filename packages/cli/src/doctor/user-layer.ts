@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import yaml from 'js-yaml'
+import type { Fix } from './finding.ts'
+import { type ShellCommand, shell, shellWord } from './shell.ts'
 
 /**
  * DSH's patch dialect: YAML plus `!!js <expression>` (dsh-app-boot `entryListSchema`). Doctor never evaluates an
@@ -68,9 +70,14 @@ export function emptyFlowListLines(file: string): number[] {
   return lines.flatMap((line, index) => (line.trim() === '[]' ? [index + 1] : []))
 }
 
-/** A shell-safe single-quoted `printf` format for YAML rows (which hold no `'`, `%` or `\`). */
-function printfOf(rows: string): string {
-  return `printf -- '${rows.replaceAll('\n', '\\n')}'`
+/** `printf` with YAML rows as its format (rows hold no `%` and no backslash; `\n` is printf's newline). */
+function printfOf(rows: string): ShellCommand {
+  return shell`printf -- ${rows.replaceAll('\n', '\\n')}`
+}
+
+/** The command that writes `rows` (block YAML list items ending in a newline) as the whole of `file`. */
+export function writeRowsCommand(file: string, rows: string): ShellCommand {
+  return shell`${printfOf(rows)} > ${file}`
 }
 
 /**
@@ -78,12 +85,12 @@ function printfOf(rows: string): string {
  * written over the file when it holds only comments and DSH's template `[]` (appending below `[]` is a
  * `YAMLException`), appended when it is a block list, an edit instruction otherwise.
  */
-export function addRowsFix(file: string, layer: UserLayer, rows: string): string {
-  if (layer.kind === 'missing') return `${printfOf(rows)} > ${file}`
-  if (layer.kind === 'list' && layer.rows.length === 0) return `${printfOf(rows)} > ${file}`
+export function addRowsFix(file: string, layer: UserLayer, rows: string): Fix {
+  if (layer.kind === 'missing') return writeRowsCommand(file, rows)
+  if (layer.kind === 'list' && layer.rows.length === 0) return writeRowsCommand(file, rows)
   if (layer.kind === 'list' && !layer.flow) {
     const newline = layer.text === '' || layer.text.endsWith('\n') ? '' : '\n'
-    return `${printfOf(`${newline}${rows}`)} >> ${file}`
+    return shell`${printfOf(`${newline}${rows}`)} >> ${file}`
   }
-  return `edit ${file}: make it a block YAML list (one \`- \` row per line, no \`[…]\`) and add the rows ${JSON.stringify(rows)}`
+  return `edit ${shellWord(file)}: make it a block YAML list (one \`- \` row per line, no \`[…]\`) and add the rows ${JSON.stringify(rows)}`
 }
