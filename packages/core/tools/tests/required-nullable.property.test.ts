@@ -29,7 +29,10 @@ const DEFS = { MaybeText: { type: ['string', 'null'], maxLength: 20 } }
 /** An object whose `keys` are required and nullable, beside optional keys of other types. */
 const objectWith = (keys: readonly string[]) =>
   fc
-    .tuple(fc.array(NULLABLE_SLOT, { minLength: keys.length, maxLength: keys.length }), fc.array(OTHER_SLOT, { maxLength: 2 }))
+    .tuple(
+      fc.array(NULLABLE_SLOT, { minLength: keys.length, maxLength: keys.length }),
+      fc.array(OTHER_SLOT, { maxLength: 2 }),
+    )
     .map(([nullable, others]): JsonObject => {
       const properties: JsonObject = {}
       keys.forEach((key, index) => {
@@ -46,9 +49,15 @@ const schemaArbitrary = fc
   .map(([root, branch, nested]): JsonObject => {
     // Beside the branch that requires `r`, one where `r` is an optional string: there, a null would be a filler.
     const union = {
-      anyOf: [branch, { type: 'object', properties: { r: { type: 'string' }, s: { type: 'string' } }, required: ['s'] }],
+      anyOf: [
+        branch,
+        { type: 'object', properties: { r: { type: 'string' }, s: { type: 'string' } }, required: ['s'] },
+      ],
     }
-    const properties = { ...(root.properties as JsonObject), u: nested ? { type: 'object', properties: { deep: union }, required: ['deep'] } : union }
+    const properties = {
+      ...(root.properties as JsonObject),
+      u: nested ? { type: 'object', properties: { deep: union }, required: ['deep'] } : union,
+    }
     return { type: 'object', properties, required: ['a', 'u'], $defs: DEFS }
   })
 
@@ -70,9 +79,15 @@ describe('a required field sent as null keeps its null', () => {
           const { wire, decoder } = contract.projection(profile)
           const encoding = encodeForWire(value, decoder, wire, profile, seed)
           if (encoding.lossy) continue
-          expect(wireValid(wire, profile, encoding.value), `${profile}: ${JSON.stringify(encoding.value)}`).toBe(true)
+          expect(
+            wireValid(wire, profile, encoding.value),
+            `${profile}: ${JSON.stringify(encoding.value)}`,
+          ).toBe(true)
           checked++
-          expect(contract.parseArguments(encoding.value, profile), `${profile}: ${JSON.stringify(wire)}`).toStrictEqual(value)
+          expect(
+            contract.parseArguments(encoding.value, profile),
+            `${profile}: ${JSON.stringify(wire)}`,
+          ).toStrictEqual(value)
         }
       }),
       { numRuns: 200 },
