@@ -27,9 +27,11 @@ const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin'
 
 interface Finding {
   readonly check: string
-  readonly severity: 'ok' | 'warn' | 'error'
+  readonly severity: 'ok' | 'warn' | 'error' | 'skip'
   readonly message: string
   readonly fix: string | null
+  /** The fix when it is one shell line to paste, else null. */
+  readonly command: string | null
 }
 
 interface Diagnosis {
@@ -63,18 +65,18 @@ async function diagnose(home: DshHome, binDir: string, profile: string): Promise
 const failing = (diagnosis: Diagnosis, check: string): Finding | undefined =>
   diagnosis.findings.find((finding) => finding.check === check && finding.severity === 'error')
 
-/** Runs each fix exactly as doctor printed it; returns the runs (one line each for the evidence). */
+/** Runs each fix's command exactly as doctor printed it; returns the runs (one line each for the evidence). */
 async function applyFixes(home: DshHome, binDir: string, fixes: readonly Finding[]): Promise<string[]> {
   const applied: string[] = []
   for (const finding of fixes) {
-    const run = await runBounded('bash', ['-euo', 'pipefail', '-c', finding.fix ?? 'false'], {
+    const run = await runBounded('bash', ['-euo', 'pipefail', '-c', finding.command ?? 'false'], {
       cwd: home.root,
       env: userEnv(home, binDir),
       timeoutMs: 300_000,
       logFile: home.logFile,
       label: `fix for ${finding.check}`,
     })
-    applied.push(`\`${finding.fix}\`: exit ${run.exitCode}`)
+    applied.push(`\`${finding.command ?? finding.fix}\`: exit ${run.exitCode}`)
   }
   return applied
 }
@@ -122,6 +124,7 @@ async function trapRow(spec: {
   readonly profile: string
   readonly checks: readonly { readonly check: string; readonly what: string }[]
   readonly patch?: string
+  readonly source?: string
 }): Promise<Row> {
   const env = { PATH: `${spec.app.binDir}:${SYSTEM_PATH}` }
   const turn = () => runTurn(spec.app, spec.home, { profile: spec.profile, patch: undefined, env })
@@ -154,7 +157,7 @@ async function trapRow(spec: {
     group: GROUP,
     kind: 'fix',
     proves: spec.proves,
-    source: 'issue 15 (item 2)',
+    source: spec.source ?? 'issue 15 (item 2)',
     stock,
     hardened,
     checks,
@@ -228,13 +231,17 @@ async function healthyRow(parts: AppRows, overlayAdd: ChildRun): Promise<Row> {
 
 /**
  * The overlay's rows turned off in the profile's own layer: the acme plugin's broken tools reach the model and the
- * endpoint refuses the turn; doctor names both rows, and its fix (a later `disabled: false`) turns them on again.
+ * endpoint refuses the turn; doctor names each row (the Web panel's row too), and its fixes (a later
+ * `disabled: false` each) turn them on again.
  */
 async function overlayRowsRow(parts: AppRows): Promise<Row> {
   const file = join(parts.home.root, 'doctor-acme.mjs')
   writeFileSync(file, pluginSource(0))
   const profile = parts.hardenedProfile
-  const layer = `- insert:\n${pluginRow(file)}- id: dsh-harden\n  disabled: true\n- id: dsh-harden-early\n  disabled: true\n`
+  const off = ['dsh-harden', 'dsh-harden-early', 'dsh-harden-web'].map(
+    (id) => `- id: ${id}\n  disabled: true\n`,
+  )
+  const layer = `- insert:\n${pluginRow(file)}${off.join('')}`
   writeFileSync(
     join(profileDir(parts.home, profile), 'cordis.patch.yml'),
     `- id: hmr\n  disabled: false\n${layer}`,
@@ -242,11 +249,12 @@ async function overlayRowsRow(parts: AppRows): Promise<Row> {
   return trapRow({
     id: 'app-doctor-overlay-rows',
     proves:
-      'doctor names a profile whose dsh-harden rows are disabled, and its fix makes the overlay run again',
+      'doctor names a profile whose dsh-harden rows (the Web panel row too) are disabled, and its fixes make the overlay run again',
     app: parts.app,
     home: parts.home,
     profile,
-    checks: [{ check: 'overlay-row', what: 'the disabled overlay rows' }],
+    checks: [{ check: 'row', what: 'the disabled overlay rows' }],
+    source: 'issue 15 (item 2), issue 25 (item 2)',
   })
 }
 
@@ -280,7 +288,7 @@ export async function doctorRows(parts: AppRows, overlayAdd: ChildRun): Promise<
     install.close()
   }
   for (const trap of PROFILE_TRAPS) {
-    const home = createDshHome({ logFile: parts.home.logFile, prefix: 'dsh-harden-doctor-' })
+    const home = createDshHome({ logFile: parts.home.logFile, prefix: trap.prefix ?? 'dsh-harden-doctor-' })
     try {
       await dshInit(home, parts.app.binDir, 'headless')
       trap.make(join(profileDir(home, 'headless'), 'cordis.patch.yml'))
@@ -293,8 +301,15 @@ export async function doctorRows(parts: AppRows, overlayAdd: ChildRun): Promise<
   return rows
 }
 
-/** Traps of a profile DSH created, each made the way a user makes it. */
-const PROFILE_TRAPS = [
+/** Traps of a profile DSH created, each made the way a user makes it; `prefix` names the home's temp folder. */
+const PROFILE_TRAPS: readonly {
+  readonly id: string
+  readonly proves: string
+  readonly checks: readonly { readonly check: string; readonly what: string }[]
+  readonly make: (file: string) => void
+  readonly prefix?: string
+  readonly source?: string
+}[] = [
   {
     id: 'app-doctor-hmr-row',
     proves:
@@ -310,4 +325,13 @@ const PROFILE_TRAPS = [
     // What a user does with the docs' row: append it to the file DSH wrote.
     make: (file: string) => appendFileSync(file, '- id: hmr\n  disabled: false\n'),
   },
-] as const
+  {
+    id: 'app-doctor-quoted-home',
+    proves:
+      "doctor's fix, pasted into bash from a home whose path has a space and a single quote, writes the hmr row into that home's profile (not a stray file), and the profile runs a turn",
+    checks: [{ check: 'hmr-row', what: 'the missing hmr row, in a home named like `it’s a home`' }],
+    make: (_file: string) => {},
+    prefix: "dsh-harden-doctor it's a home ",
+    source: 'issue 25 (item 2)',
+  },
+]
