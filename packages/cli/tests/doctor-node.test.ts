@@ -14,7 +14,7 @@ import { delimiter, join } from 'node:path'
 import { childEnv } from '@dsh-harden/testkit/dsh-app'
 import { afterEach, describe, expect, it } from 'vitest'
 import { findOnPath } from '../src/doctor/locate.ts'
-import { doctorJson, finding, type JsonFinding, pasteIntoBash } from './doctor-run.ts'
+import { doctorJson, finding, type JsonFinding, pasteIntoBash, runDoctor } from './doctor-run.ts'
 import { BIN } from './run-cli.ts'
 
 /**
@@ -111,6 +111,16 @@ describe('doctor names the Node the user’s own dsh runs on', { timeout: 120_00
     const { findings } = await doctorJson({ HOME: user.home, DSH_HOME: join(user.home, '.dsh'), PATH: path })
     expect(finding(findings, 'node').message).toMatch(/ v20\.11\.1 runs dsh; /)
     expect(findings.some((f) => f.check === 'path')).toBe(false)
+  })
+})
+
+describe('doctor --help', () => {
+  it('documents --no-write and which checks need DSH to write', async () => {
+    const { code, stdout } = await runDoctor({ PATH: '/usr/bin:/bin' }, ['--help'])
+    expect(code).toBe(0)
+    expect(stdout).toContain(
+      '  --no-write        skip the checks that need DSH to write, even to a throwaway copy (compose, hmr-row, row)\n',
+    )
   })
 })
 
