@@ -1,14 +1,16 @@
 import { JsonSchemaError, type ToolIdentity } from './errors.ts'
 import { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
-import { repairParameters } from './repair.ts'
+import { declineRepair, offerRepair, repairParameters } from './repair.ts'
 import { checkToolParameters } from './root-contract.ts'
 import type { SchemaViolation } from './violation.ts'
 import type { WorkMeter } from './work-meter.ts'
 
 /**
- * `throw` (default): any violation throws a `JsonSchemaError`. `repair`: a mistake with exactly one meaning (a bare
- * property table, `{}`, a missing root `type`, `required: true` inside a property) is fixed and reported through
- * `onRepair`; anything else still throws.
+ * `throw` (default): any violation throws a `JsonSchemaError`; when every violation has exactly one meaning, each
+ * hint says what `repair` would serve instead. `repair`: such a schema is served repaired (a bare property table,
+ * `{}`, a missing root `type`, `required: true` inside a property, a root `$ref`, `required: null`,
+ * `properties: null`, a root union of object schemas, a required name `properties` does not declare: see
+ * `one-meaning-repairs.ts`) and reported through `onRepair`; anything else still throws.
  */
 export type RootContractMode = 'throw' | 'repair'
 
@@ -36,16 +38,14 @@ export function enforceToolParameters(
   identity: ToolIdentity,
   options: EnforceOptions = {},
 ): unknown {
-  const result = checkToolParameters(parameters, options.limits ?? DEFAULT_LIMITS, options.meter)
+  const limits = options.limits ?? DEFAULT_LIMITS
+  const result = checkToolParameters(parameters, limits, options.meter)
   if (result.violations.length === 0) return result.snapshot
-  if (options.mode === 'repair' && result.snapshot !== undefined) {
-    const repaired = repairParameters(result.snapshot, result.violations)
-    if (repaired !== undefined) {
-      const recheck = checkToolParameters(repaired, options.limits ?? DEFAULT_LIMITS, options.meter)
-      if (recheck.violations.length > 0) throw new JsonSchemaError(identity, recheck.violations)
-      options.onRepair?.({ identity, repaired: result.violations })
-      return repaired
-    }
-  }
-  throw new JsonSchemaError(identity, result.violations)
+  if (result.snapshot === undefined) throw new JsonSchemaError(identity, declineRepair(result.violations))
+  const attempt = repairParameters(result.snapshot, result.violations, limits, options.meter)
+  if (attempt.kind === 'refused') throw new JsonSchemaError(identity, declineRepair(attempt.violations))
+  if (options.mode !== 'repair')
+    throw new JsonSchemaError(identity, offerRepair(result.violations, attempt.fixes))
+  options.onRepair?.({ identity, repaired: attempt.fixes.map((fix) => fix.report) })
+  return attempt.schema
 }

@@ -1,90 +1,79 @@
-import { parsePointer } from './json-pointer.ts'
-import { defineOwn, isJsonObject, type JsonObject, type JsonValue, ownValue } from './json-value.ts'
-import { subschemasOf } from './subschemas.ts'
+import type { JsonObject, JsonValue } from './json-value.ts'
+import { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
+import { type OneMeaningFix, planOneMeaningRepairs } from './one-meaning-repairs.ts'
+import { checkToolParameters } from './root-contract.ts'
 import type { SchemaRule, SchemaViolation } from './violation.ts'
+import type { WorkMeter } from './work-meter.ts'
 
 /**
- * Repairs for the mistakes that have exactly one meaning. Anything else is left for the caller to throw: a repair
- * that guesses would change what the tool accepts without its author knowing.
+ * A schema's repair as a whole: served only when every violation has exactly one meaning
+ * (`one-meaning-repairs.ts`) and the repaired schema meets the root contract; anything else is refused, since a
+ * repair that guessed would change what the tool accepts without its author knowing.
  */
-const REPAIRABLE: ReadonlySet<SchemaRule> = new Set([
+export type RepairAttempt =
+  | {
+      readonly kind: 'repaired'
+      readonly schema: JsonObject
+      /** One per violation, in order. */
+      readonly fixes: readonly OneMeaningFix[]
+    }
+  | {
+      readonly kind: 'refused'
+      /** The violations, a root union's own reason (which branch has no object reading) in place of the generic one. */
+      readonly violations: readonly SchemaViolation[]
+    }
+
+/** The repair of `violations`, found on `snapshot` (a detached copy the caller owns, which it changes). */
+export function repairParameters(
+  snapshot: JsonValue,
+  violations: readonly SchemaViolation[],
+  limits: SizeLimits = DEFAULT_LIMITS,
+  meter?: WorkMeter,
+): RepairAttempt {
+  const plan = planOneMeaningRepairs(snapshot, violations)
+  const fixes = plan.fixes.filter((f) => f !== undefined)
+  if (fixes.length < violations.length) return refused(violations)
+  const applied = plan.apply()
+  if ('refused' in applied)
+    return refused(violations.map((v) => (v.rule === 'root-union' ? applied.refused : v)))
+  // A fix can leave what another mistake hid (a union whose branch then reads as no object): checked again.
+  if (checkToolParameters(applied.schema, limits, meter).violations.length > 0) return refused(violations)
+  return { kind: 'repaired', schema: applied.schema, fixes }
+}
+
+function refused(violations: readonly SchemaViolation[]): RepairAttempt {
+  return { kind: 'refused', violations }
+}
+
+/** The refusal of a schema `mode: repair` would not serve either: each violation is marked `repairable: false`. */
+export function declineRepair(violations: readonly SchemaViolation[]): SchemaViolation[] {
+  return violations.map((v) => ({ ...v, repairable: false }))
+}
+
+/**
+ * The refusal of a repairable schema (the default `refuse` mode): each violation's hint also says what `mode: repair`
+ * would serve, and each is marked `repairable: true`.
+ */
+export function offerRepair(
+  violations: readonly SchemaViolation[],
+  fixes: readonly OneMeaningFix[],
+): SchemaViolation[] {
+  return violations.map((v, index) => ({
+    ...v,
+    hint: `${v.hint}; or set \`mode: repair\` in the dsh-harden row to serve the tool ${fixes[index]!.serves}`,
+    repairable: true,
+  }))
+}
+
+// A violation not marked by a refusal (built by hand) is judged by its rule: these are repaired whatever the value.
+const REPAIRED_BY_RULE: ReadonlySet<SchemaRule> = new Set([
   'bare-property-table',
   'root-empty',
   'root-type-missing',
   'required-in-property',
-  'root-ref',
 ])
 
+/** Whether `mode: repair` would serve a tool refused with these violations. */
 export function isRepairable(violations: readonly SchemaViolation[]): boolean {
-  return violations.every((v) => REPAIRABLE.has(v.rule))
-}
-
-function objectRoot(properties: JsonValue, rest: JsonObject = {}): JsonObject {
-  const root: JsonObject = { type: 'object' }
-  for (const [key, value] of Object.entries(rest)) defineOwn(root, key, value)
-  defineOwn(root, 'properties', properties)
-  return root
-}
-
-/** Moves `required: true` from property schemas into their object's `required` array, at every depth. */
-function hoistPropertyRequired(schema: JsonValue): void {
-  const pending: JsonValue[] = [schema]
-  while (pending.length > 0) {
-    const node = pending.pop()!
-    if (!isJsonObject(node)) continue
-    const properties = ownValue(node, 'properties')
-    if (isJsonObject(properties)) {
-      const hoisted = Object.entries(properties).flatMap(([name, property]) => {
-        if (!isJsonObject(property) || typeof ownValue(property, 'required') !== 'boolean') return []
-        const wanted = property.required === true
-        delete property.required
-        return wanted ? [name] : []
-      })
-      const existing = ownValue(node, 'required')
-      const names = Array.isArray(existing) ? existing : []
-      const merged = [...names, ...hoisted.filter((name) => !names.includes(name))]
-      if (merged.length > 0) defineOwn(node, 'required', merged)
-    }
-    for (const sub of subschemasOf(node)) pending.push(sub.schema)
-  }
-}
-
-/**
- * A root that is only a `$ref` to a local object schema, with the target inlined; its `$defs`/`definitions` stay so
- * references inside the target still resolve. `undefined` when the target is not a local object schema.
- */
-function inlineRootRef(root: JsonObject): JsonObject | undefined {
-  const ref = ownValue(root, '$ref')
-  const segments = typeof ref === 'string' ? parsePointer(ref) : undefined
-  if (segments === undefined || segments.length === 0) return undefined
-  let target: JsonValue | undefined = root
-  for (const segment of segments) target = isJsonObject(target) ? ownValue(target, segment) : undefined
-  if (!isJsonObject(target) || ownValue(target, 'type') !== 'object') return undefined
-  const { $ref: _ref, ...rest } = root
-  const inlined: JsonObject = {}
-  for (const [key, value] of [...Object.entries(rest), ...Object.entries(target)])
-    defineOwn(inlined, key, value)
-  return inlined
-}
-
-/** The repaired schema, built from a snapshot the caller owns; `undefined` when a violation is not repairable. */
-export function repairParameters(
-  snapshot: JsonValue,
-  violations: readonly SchemaViolation[],
-): JsonObject | undefined {
-  if (!isJsonObject(snapshot) || !isRepairable(violations)) return undefined
-  const rules = new Set(violations.map((v) => v.rule))
-  let root = snapshot
-  if (rules.has('root-ref')) {
-    const inlined = inlineRootRef(snapshot)
-    if (inlined === undefined) return undefined
-    root = inlined
-  } else if (rules.has('bare-property-table')) root = objectRoot(snapshot)
-  else if (rules.has('root-empty')) root = objectRoot({})
-  else if (rules.has('root-type-missing')) {
-    const { properties, ...rest } = snapshot
-    root = objectRoot(properties ?? {}, rest)
-  }
-  if (rules.has('required-in-property')) hoistPropertyRequired(root)
-  return root
+  return violations.length > 0 && violations.every((v) => v.repairable ?? REPAIRED_BY_RULE.has(v.rule))
 }

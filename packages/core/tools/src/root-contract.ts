@@ -22,6 +22,16 @@ export interface RootContractResult {
 
 const ROOT_UNION_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'not'] as const
 const ROOT_VALUE_KEYWORDS = ['enum', 'const'] as const
+// Keywords that describe a schema without constraining it: a root made only of these constrains nothing, like `{}`.
+const METADATA_KEYWORDS: ReadonlySet<string> = new Set([
+  '$schema',
+  '$id',
+  '$comment',
+  'title',
+  'description',
+  '$defs',
+  'definitions',
+])
 const WRAP_HINT = "wrap it: { type: 'object', properties: <this table>, required: [...] }"
 
 function violation(pointer: string, rule: SchemaRule, message: string, hint: string): SchemaViolation {
@@ -89,6 +99,15 @@ function classifyUntypedRoot(root: JsonObject): SchemaViolation {
       'add type: "object" at the root',
     )
   }
+  // zod-to-json-schema for zod 4 objects emits only `{ "$schema": ... }` (server-filesystem 2025.8.21 does).
+  if (keys.every((key) => METADATA_KEYWORDS.has(key) && usesKeyword(root, key))) {
+    return violation(
+      '',
+      'root-empty',
+      `the root has only ${keys.map((key) => `\`${key}\``).join(', ')}: no \`type: "object"\` and no properties`,
+      "for a tool with no arguments write { type: 'object', properties: {} }",
+    )
+  }
   if (!keys.some((key) => usesKeyword(root, key)) && Object.values(root).every(looksLikeSchema)) {
     return violation(
       '',
@@ -111,7 +130,7 @@ function rootRef(): SchemaViolation {
     '/$ref',
     'root-ref',
     'the root is a `$ref`; model APIs need the object schema itself at the root',
-    'inline the referenced object schema at the root (repair mode does this when it is a local object schema)',
+    'inline the referenced object schema at the root',
   )
 }
 

@@ -9,6 +9,11 @@ export interface SchemaViolation {
   readonly rule: SchemaRule
   readonly message: string
   readonly hint: string
+  /**
+   * On a refusal by the root contract: whether `mode: repair` would serve the tool (every violation of the refusal has
+   * exactly one meaning and the hint says what would be sent). Absent on violations built elsewhere.
+   */
+  readonly repairable?: boolean | undefined
 }
 
 export type SchemaRule =

@@ -140,9 +140,12 @@ describe('what repair mode still refuses', () => {
     ['undefined parameters', undefined],
     ['JSON text', '{"type":"object"}'],
     ['a root type list', { type: ['object', 'null'], properties: {} }],
-    ['a root anyOf', { anyOf: [{ type: 'object' }] }],
-    ['a root oneOf beside type object', { type: 'object', oneOf: [{}, {}] }],
-    ['an undeclared required name', { type: 'object', properties: {}, required: ['a'] }],
+    ['a root anyOf with a branch that is no object schema', { anyOf: [{ type: 'object' }, true] }],
+    ['a root allOf beside type object', { type: 'object', allOf: [{}, {}] }],
+    [
+      'an undeclared required name under additionalProperties: false',
+      { type: 'object', properties: {}, required: ['a'], additionalProperties: false },
+    ],
     ['type "json"', { type: 'object', properties: { a: { type: 'json' } } }],
     ['a function', { type: 'object', properties: { a: { type: 'string', default: () => '' } } }],
   ]

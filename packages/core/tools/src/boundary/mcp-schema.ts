@@ -1,16 +1,18 @@
 import { compileValidator } from '../contract/validator.ts'
-import type { JsonObject } from '../json-value.ts'
+import { isJsonObject, type JsonObject } from '../json-value.ts'
 import { DEFAULT_LIMITS, type SizeLimits } from '../limits.ts'
-import { isRepairable, repairParameters } from '../repair.ts'
+import { planOneMeaningRepairs } from '../one-meaning-repairs.ts'
+import { repairParameters } from '../repair.ts'
 import { checkToolParameters } from '../root-contract.ts'
 import type { SchemaViolation } from '../violation.ts'
-import { missingInputSchema, repairMcpSchema } from './mcp-repairs.ts'
+import { missingInputSchema, repairMcpSpecifics } from './mcp-repairs.ts'
 import { meetsMcpSchemaShape } from './mcp-shape.ts'
 
 /**
  * The tolerant boundary for schemas an MCP server lists. `contract` (DSH, the gateway, `sanitize`, `types`,
  * `mcp check`): a served schema meets the root contract, so every model route can take it. `spec` (the repair proxy,
- * which serves any strict MCP client): only what the MCP `Tool` shape rejects is repaired or refused.
+ * which serves any strict MCP client): a schema the MCP `Tool` shape takes is served as listed; one it rejects gets
+ * the one-meaning repairs (each keeps what the schema accepts) and is refused if it still misses the shape.
  */
 export type McpPolicy = 'contract' | 'spec'
 
@@ -26,8 +28,8 @@ export type SchemaVerdict =
   | { readonly kind: 'rejected'; readonly violations: readonly SchemaViolation[] }
 
 /**
- * The verdict on one listed `inputSchema` or `outputSchema`: repair what has exactly one meaning (the root contract's
- * repairs and the MCP ones), refuse anything else, never guess.
+ * The verdict on one listed `inputSchema` or `outputSchema`: repair what has exactly one meaning (the repairs every
+ * entry point shares, then the MCP-only ones), refuse anything else, never guess.
  */
 export function judgeMcpSchema(
   schema: unknown,
@@ -36,35 +38,45 @@ export function judgeMcpSchema(
 ): SchemaVerdict {
   if (schema === undefined) {
     if (which === 'outputSchema') return { kind: 'ok', schema }
-    const missing = missingInputSchema()
-    return { kind: 'repaired', schema: missing.schema as JsonObject, repaired: missing.repaired }
+    return { kind: 'repaired', ...missingInputSchema() }
   }
-  const limits = options.limits ?? DEFAULT_LIMITS
   if (options.policy === 'spec' && meetsMcpSchemaShape(schema)) return { kind: 'ok', schema }
-  const pre = repairMcpSchema(schema, which, options.policy === 'contract')
-  if (pre.refused !== undefined) return { kind: 'rejected', violations: [pre.refused] }
-  const check = checkToolParameters(pre.schema, limits)
-  // Under `spec` only what the MCP shape cannot take blocks; the rest of the root contract is not the proxy's to fix.
-  const blocking =
-    options.policy === 'spec' ? check.violations.filter((v) => isRepairable([v])) : check.violations
-  if (blocking.length === 0) {
-    // Under `spec` nothing the root contract says is fixed here, so what still misses the MCP shape is refused.
-    if (options.policy === 'spec' && !meetsMcpSchemaShape(pre.schema))
-      return {
-        kind: 'rejected',
-        violations: check.violations.length > 0 ? check.violations : [notMcpShape()],
-      }
-    if (pre.repaired.length === 0) return { kind: 'ok', schema }
-    return { kind: 'repaired', schema: pre.schema as JsonObject, repaired: pre.repaired }
-  }
-  const repaired = check.snapshot === undefined ? undefined : repairParameters(check.snapshot, blocking)
-  if (repaired === undefined) return { kind: 'rejected', violations: [...pre.repaired, ...check.violations] }
+  const check = checkToolParameters(schema, options.limits ?? DEFAULT_LIMITS)
+  if (check.snapshot === undefined || !isJsonObject(check.snapshot))
+    return { kind: 'rejected', violations: check.violations }
+  const shared = sharedRepairs(check.snapshot, check.violations, options)
+  if (shared.kind === 'rejected') return shared
+  const own = repairMcpSpecifics(shared.schema, which === 'inputSchema' && options.policy === 'contract')
+  // Under `spec` the rest of the root contract is not the proxy's to fix; what still misses the MCP shape is refused.
+  if (options.policy === 'spec' && !meetsMcpSchemaShape(shared.schema))
+    return { kind: 'rejected', violations: check.violations.length > 0 ? check.violations : [notMcpShape()] }
+  const repaired = [...shared.repaired, ...own]
+  if (repaired.length === 0) return { kind: 'ok', schema }
+  return { kind: 'repaired', schema: shared.schema, repaired }
+}
+
+/**
+ * The one-meaning repairs of the root contract's violations, on the detached copy. `contract`: every violation must
+ * have one and the result meet the root contract. `spec`: the violations that have one are repaired, the rest left.
+ */
+function sharedRepairs(
+  snapshot: JsonObject,
+  violations: readonly SchemaViolation[],
+  options: McpSchemaOptions,
+):
+  | { readonly kind: 'fixed'; readonly schema: JsonObject; readonly repaired: readonly SchemaViolation[] }
+  | { readonly kind: 'rejected'; readonly violations: readonly SchemaViolation[] } {
+  if (violations.length === 0) return { kind: 'fixed', schema: snapshot, repaired: [] }
   if (options.policy === 'contract') {
-    const recheck = checkToolParameters(repaired, limits)
-    if (recheck.violations.length > 0) return { kind: 'rejected', violations: recheck.violations }
+    const attempt = repairParameters(snapshot, violations, options.limits ?? DEFAULT_LIMITS)
+    if (attempt.kind === 'refused') return { kind: 'rejected', violations: attempt.violations }
+    return { kind: 'fixed', schema: attempt.schema, repaired: attempt.fixes.map((fix) => fix.report) }
   }
-  if (!meetsMcpSchemaShape(repaired)) return { kind: 'rejected', violations: check.violations }
-  return { kind: 'repaired', schema: repaired, repaired: [...pre.repaired, ...blocking] }
+  const plan = planOneMeaningRepairs(snapshot, violations)
+  const applied = plan.apply()
+  if ('refused' in applied) return { kind: 'rejected', violations: [applied.refused] }
+  const repaired = plan.fixes.flatMap((fix) => (fix === undefined ? [] : [fix.report]))
+  return { kind: 'fixed', schema: applied.schema, repaired }
 }
 
 /** The output-schema policy: a bad output schema is dropped (the tool stays, its output is not validated). */
