@@ -17,6 +17,7 @@ describe('mcp-intake rows (seed 000: tolerant intake, the repair proxy, its faul
       ['mcp-repair-fault-10mb-message', 'holds'],
       ['mcp-repair-fault-1000-concurrent-calls', 'holds'],
       ['mcp-repair-fault-list-with-empty-schema', 'fixed'],
+      ['mcp-repair-fault-stdout-log-lines', 'holds'],
     ])
     expect(rows[0]?.stock.detail).toBe('DSH (dsh-mcp-client) registers 0 of the 76 tools the server offers')
     expect(rows[0]?.hardened.detail).toBe(

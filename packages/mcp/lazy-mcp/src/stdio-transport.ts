@@ -3,7 +3,7 @@ import {
   LineSplitter,
   lineText,
   type OversizeLine,
-  oversizeLineId,
+  oversizeLineMessage,
   RequestTracker,
 } from '@dsh-harden/mcp-transport'
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
@@ -123,9 +123,14 @@ export class GroupStdioTransport implements Transport {
     this.onmessage?.(message)
   }
 
-  /** A line over the limit was dropped: its request (found by the `id` at its edges) gets a JSON-RPC error. */
+  /**
+   * A line over the limit was dropped. When it was a request's answer (found by the `id` at its edges), that request
+   * gets a JSON-RPC error; a line that only names a pending request (a log line echoing it) leaves the request waiting
+   * for its real answer, so no request is answered twice.
+   */
   #oversize(line: OversizeLine): void {
-    const owner = this.#pending.claim(oversizeLineId(line))
+    const found = this.#pending.ownerOfDropped(oversizeLineMessage(line))
+    const owner = found?.answered ? found.request : undefined
     const problem = `the server wrote a message of ${line.bytes} bytes, over the gateway's limit`
     if (owner === undefined) {
       this.onerror?.(new Error(`${problem}; dropped`))
