@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type CheckReport, type CheckTarget, type ClientVerdict, checkServer } from '@dsh-harden/mcp-check'
-import { startSeed003Http } from '@dsh-harden/testkit/seed-003-controller'
 import {
   listToolsRaw,
   REFERENCE_SERVERS,
   resolvePackageBin,
   type ServerDescriptor,
 } from '@dsh-harden/testkit/mcp-servers'
+import { startSeed003Http } from '@dsh-harden/testkit/seed-003-controller'
 import type { GroupContext } from './group.ts'
 import { count } from './plural.ts'
 import type { Check, Observed, Row } from './row.ts'

@@ -10,7 +10,9 @@ import type { RawTool } from '../src/tool-schemas.ts'
 
 const require = createRequire(import.meta.url)
 
-export const FIXTURE = fileURLToPath(new URL('../../../testing/testkit/src/seed-003-controller.ts', import.meta.url))
+export const FIXTURE = fileURLToPath(
+  new URL('../../../testing/testkit/src/seed-003-controller.ts', import.meta.url),
+)
 
 /** The absolute path of an installed package's only `bin` entry. */
 export function binOf(packageName: string): string {
