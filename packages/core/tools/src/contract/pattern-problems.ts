@@ -3,22 +3,24 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
 import { subschemasOf } from '../subschemas.ts'
 import { compileLinear, UnsupportedPatternError } from './linear-regexp.ts'
 
-/** A `pattern` (or `patternProperties` key) of a declared schema that the linear-time engine cannot run. */
+/** A `pattern` (or `patternProperties` key) of a declared schema that the linear-time engine refuses. */
 export interface PatternProblem {
   /** JSON pointer to the keyword in the declared schema. */
   readonly pointer: string
   readonly pattern: string
-  /** What it uses that RE2 does not run (lookaround, a backreference, ...). */
+  /** What it uses that the linear-time engine cannot run exactly as ECMAScript (lookaround, a backreference, ...). */
   readonly construct: string
+  /** How to rewrite the pattern so that it runs. */
+  readonly hint: string
 }
 
-/** Every pattern of `schema` RE2 cannot run, in one pass on an explicit stack. */
+/** Every pattern of `schema` the linear-time engine refuses, in one pass on an explicit stack. */
 export function findUnsupportedPatterns(schema: JsonObject): PatternProblem[] {
   const found: PatternProblem[] = []
   const check = (pattern: string, pointer: string): void => {
     const engine = compileLinear(pattern)
     if (engine instanceof UnsupportedPatternError)
-      found.push({ pointer, pattern, construct: engine.construct })
+      found.push({ pointer, pattern, construct: engine.construct, hint: engine.hint })
   }
   // Pointers are built by appending to the parent's (string concatenation is not a copy per level in V8).
   const pending: [JsonValue, string][] = [[schema, '']]
