@@ -1,3 +1,4 @@
+import type { JsonObject, Projection, ToolContract } from '@dsh-harden/tools'
 import { describe, expect, it } from 'vitest'
 import { RouteProjection, type ToolsInScope } from '../src/route-projection.ts'
 
@@ -47,5 +48,163 @@ describe('a called name is read back with the table of the agent that assembled 
     expect(routes.registeredName(wire, {})).toBe(DECLARED)
     expect(routes.registeredName(wire)).toBe(DECLARED)
     expect(routes.registeredName(DECLARED, {})).toBeUndefined()
+  })
+})
+
+describe('the route an assembly uses is read from what it carries', () => {
+  const routes = new RouteProjection()
+  const routeOf = (variables: Readonly<Record<string, unknown>>) =>
+    routes.routeOf({ variables }, { agent: {} })
+
+  it('a provider key alone, a model id alone, or a gateway that forwards by model id', () => {
+    expect(routeOf({ provider: 'anthropic' })).toBe('anthropic')
+    expect(routeOf({ model: 'claude-sonnet-4' })).toBe('anthropic')
+    expect(routeOf({ provider: 'openrouter', model: 'anthropic/claude-sonnet-4' })).toBe('anthropic')
+    expect(routeOf({ provider: 'openrouter', model: 'gemini-2.5-pro' })).toBe('gemini')
+  })
+
+  it('no variables: the agent’s own options; no context and no request seen: none', () => {
+    const agent = { options: { provider: 'deepseek' } }
+    expect(routes.routeOf({}, { agent })).toBe('deepseek')
+    expect(new RouteProjection().routeOf({}, undefined)).toBeUndefined()
+    expect(routes.argumentProfile({ agent })).toBe('deepseek')
+  })
+})
+
+/** A contract whose projection is `projection`, counting how often a route asks for it. */
+function countedContract(declared: JsonObject, projection: (profile: string) => Projection) {
+  const counted = {
+    calls: 0,
+    declared,
+    projection: (profile: string): Projection => {
+      counted.calls++
+      return projection(profile)
+    },
+  }
+  return counted
+}
+
+const DECLARED_SCHEMA: JsonObject = { type: 'object', properties: { n: { type: 'integer' } } }
+const WIRE_SCHEMA: JsonObject = {
+  type: 'object',
+  properties: { n: { type: 'integer', description: 'wire' } },
+}
+const PROJECTED = (): Projection => ({ wire: WIRE_SCHEMA, decoder: { kind: 'identity' }, changes: [] })
+
+describe('what a route changes in an assembly, and only that', () => {
+  const declaredName = (name: string) => ({ name, parameters: DECLARED_SCHEMA })
+
+  it('an assembly with nothing to change is handed back as the very same object', () => {
+    const routes = new RouteProjection()
+    const assembly = { tools: [declaredName('read')] }
+    expect(routes.project(assembly, 'deepseek', undefined, NO_TOOLS, {})).toBe(assembly)
+    const noTools = { variables: {} }
+    expect(routes.project(noTools, 'deepseek', undefined, NO_TOOLS, {})).toBe(noTools)
+  })
+
+  it('a renamed tool keeps its parameters; the others, and a nameless entry, stay the very same objects', () => {
+    const routes = new RouteProjection()
+    const kept = declaredName('read')
+    const nameless = { parameters: DECLARED_SCHEMA }
+    const assembly = { tools: [declaredName(DECLARED), kept, nameless] }
+    const projected = routes.project(assembly, 'deepseek', undefined, NO_TOOLS)
+    expect(projected.tools?.[0]).toEqual({ name: wireNameOf(projected), parameters: DECLARED_SCHEMA })
+    expect(projected.tools?.[1]).toBe(kept)
+    expect(projected.tools?.[2]).toBe(nameless)
+    // No agent: the table is still the one calls fall back to.
+    expect(routes.registeredName(wireNameOf(projected))).toBe(DECLARED)
+  })
+
+  it('a scope that resolves names one at a time: each tool gets its wire schema', () => {
+    const routes = new RouteProjection()
+    const definition = {}
+    routes.remember(definition, countedContract(DECLARED_SCHEMA, PROJECTED) as unknown as ToolContract)
+    const lookup: ToolsInScope = () => (name) => (name === 'read' ? definition : undefined)
+    const projected = routes.project(
+      { tools: [declaredName('read'), declaredName('other')] },
+      'deepseek',
+      {},
+      lookup,
+    )
+    expect(projected.tools).toEqual([{ name: 'read', parameters: WIRE_SCHEMA }, declaredName('other')])
+  })
+
+  it('a tool whose wire is its declared schema is left as DSH assembled it', () => {
+    const routes = new RouteProjection()
+    const definition = {}
+    const asDeclared = (): Projection => ({
+      wire: DECLARED_SCHEMA,
+      decoder: { kind: 'identity' },
+      changes: [],
+    })
+    routes.remember(definition, countedContract(DECLARED_SCHEMA, asDeclared) as unknown as ToolContract)
+    const assembly = { tools: [declaredName('read')] }
+    expect(routes.project(assembly, 'deepseek', {}, () => new Map([['read', definition]]))).toBe(assembly)
+  })
+
+  it('a view map is projected once per route, however many assemblies read it', () => {
+    const routes = new RouteProjection()
+    const definition = {}
+    const contract = countedContract(DECLARED_SCHEMA, PROJECTED)
+    routes.remember(definition, contract as unknown as ToolContract)
+    const view = new Map([['read', definition]])
+    const assembly = { tools: [declaredName('read')] }
+    for (let turn = 0; turn < 3; turn++) {
+      const projected = routes.project(assembly, 'deepseek', {}, () => view)
+      expect(projected.tools).toEqual([{ name: 'read', parameters: WIRE_SCHEMA }])
+    }
+    expect(contract.calls).toBe(1)
+    routes.project(assembly, 'anthropic', {}, () => view)
+    expect(contract.calls).toBe(2)
+  })
+
+  it('a tool sent as declared for a reason of the moment is told each time and projected again next time', () => {
+    const told: string[] = []
+    const routes = new RouteProjection((reason) => told.push(reason))
+    const silent = new RouteProjection()
+    const definition = {}
+    const contract = countedContract(DECLARED_SCHEMA, () => ({ ...PROJECTED(), notProjected: 'the moment' }))
+    routes.remember(definition, contract as unknown as ToolContract)
+    silent.remember(definition, contract as unknown as ToolContract)
+    const view = new Map([['read', definition]])
+    const assembly = { tools: [declaredName('read')] }
+    routes.project(assembly, 'deepseek', {}, () => view)
+    routes.project(assembly, 'deepseek', {}, () => view)
+    expect(told).toEqual(['the moment', 'the moment'])
+    expect(contract.calls).toBe(2)
+    expect(() => silent.project(assembly, 'deepseek', {}, () => view)).not.toThrow()
+  })
+})
+
+describe('on DSH’s request path', () => {
+  /** A context that keeps each listener by event name until its disposer runs. */
+  function fakeContext() {
+    const listeners = new Map<string, (...args: never[]) => unknown>()
+    const ctx = {
+      on: (name: string, listener: (...args: never[]) => unknown) => {
+        listeners.set(name, listener)
+        return () => listeners.delete(name)
+      },
+    }
+    return { ctx: ctx as unknown as Parameters<RouteProjection['install']>[0], listeners }
+  }
+
+  it('the last model request names the route calls are read back for, until the overlay stops', async () => {
+    const routes = new RouteProjection()
+    const { ctx, listeners } = fakeContext()
+    const dispose = routes.install(ctx, NO_TOOLS)
+    const stream = listeners.get('llm/stream') as unknown as (options: object, next: () => unknown) => unknown
+    expect(stream({ provider: 'anthropic' }, () => 'sent')).toBe('sent')
+    expect(routes.argumentProfile()).toBe('anthropic')
+    const assemble = listeners.get('system-prompt/assemble') as unknown as (
+      assembly: object,
+      context: object,
+      next: () => Promise<object>,
+    ) => Promise<{ tools?: { name?: unknown }[] }>
+    const assembled = await assemble({}, {}, async () => ASSEMBLY)
+    // Assembled on the route of that request, which renames the dotted name.
+    expect(routes.registeredName(wireNameOf(assembled))).toBe(DECLARED)
+    dispose()
+    expect([...listeners.keys()]).toEqual([])
   })
 })
