@@ -25,6 +25,7 @@ const MEASURED: Readonly<Record<string, () => Promise<MeasuredOutput>>> = {
   'repair-proxy': async () => (await import('./repair-proxy.bench.ts')).repairProxy(),
   assembly: async () => (await import('./assembly.bench.ts')).assembly(),
   session: async () => (await import('./session.bench.ts')).session(),
+  memory: async () => (await import('./memory.bench.ts')).memory(),
 }
 
 const json = process.argv.includes('--json')

@@ -103,7 +103,8 @@ export type Judgement<D> =
     }
   | { readonly kind: 'refused'; readonly identity: ToolIdentity; readonly error: JsonSchemaError }
 
-function toolNameOf(definition: RegisteredTool | undefined): string {
+/** The tool's name as verdicts and notices give it, whatever `name` holds. */
+export function toolNameOf(definition: RegisteredTool | undefined): string {
   try {
     const name = definition?.name
     return typeof name === 'string' ? name : `<unnamed: ${typeof name}>`

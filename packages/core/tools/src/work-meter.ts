@@ -18,6 +18,10 @@ export type WorkKind =
   | 'validator-call'
   /** A `$ref` target actually evaluated by the validator (memoized ones do not count again). */
   | 'ref-evaluation'
+  /** A schema node sized before the validator is compiled (the compile budget's walk). */
+  | 'compile-node'
+  /** A character of the code ajv generates for a validator (its compile stages are linear in it). */
+  | 'compile-code'
 
 export interface WorkMeter {
   count(kind: WorkKind, amount?: number): void

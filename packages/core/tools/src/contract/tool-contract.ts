@@ -7,7 +7,7 @@ import { findUnsupportedPatterns } from './pattern-problems.ts'
 import { ConflictingKeysError, decodeValue, readArguments } from './read-arguments.ts'
 import { SlotShapes } from './slot-shape.ts'
 import { type ArgumentViolation, ToolArgsError } from './tool-args-error.ts'
-import { type ArgumentValidator, compileValidator } from './validator.ts'
+import { type ArgumentValidator, COMPILE_NODE_BUDGET, compileValidator } from './validator.ts'
 import {
   describeCompileFailure,
   type FallbackValidator,
@@ -21,7 +21,8 @@ import {
  * One tool's contract: the declared schema (checked and detached at register), its validator, its wire schema per
  * route, and the path back — read what projection encoded back into the declared shape, then validate against the
  * declared schema. Register only checks and detaches; projections are built on first use per route and the
- * validator on first validation (cached by schema text, so the same schema is compiled once per process).
+ * validator on first validation (shared by live contracts with the same schema text, and released when the last of
+ * them is collected).
  */
 export interface ToolContract {
   readonly identity: ToolIdentity
@@ -96,7 +97,8 @@ function buildValidator(
 ): CompiledValidator {
   let validator: ArgumentValidator
   try {
-    validator = compileValidator(declared)
+    // The compile's own work is not metered here: ajv's, bounded by the budget, not a hot path (see `validator.ts`).
+    validator = compileValidator(declared, { nodeBudget: COMPILE_NODE_BUDGET })
   } catch (error) {
     const fallback = options.fallbackValidator
     const problem: ValidatorProblem = {
@@ -126,6 +128,7 @@ class CompiledToolContract implements ToolContract {
   private readonly options: LaterOptions
   /** Each built on first use: most contracts are projected for one route, many never validated. */
   private projections: Map<ProfileId, Projection> | undefined = undefined
+  /** The only strong hold on the compiled validator: when this contract is collected, so is it (`validator.ts`). */
   private validator: CompiledValidator | undefined = undefined
   private shapes: SlotShapes | undefined = undefined
 

@@ -2,6 +2,7 @@ import type { ToolIdentity } from '../errors.ts'
 import type { JsonObject } from '../json-value.ts'
 import type { PatternProblem } from './pattern-problems.ts'
 import type { ArgumentViolation } from './tool-args-error.ts'
+import { CompileBudgetError } from './validator.ts'
 
 /**
  * A real check to use when ajv cannot compile a declared schema. The core stays DSH-free, so the overlay passes one
@@ -32,9 +33,15 @@ export interface ValidatorProblem {
 export const NO_FALLBACK =
   'none: every call is refused with ToolArgsError (pass a fallbackValidator, or simplify the schema)'
 
-/** The construct behind an ajv compile failure, from the error ajv throws. */
+/** The construct behind an ajv compile failure, from the error ajv throws (or the compile budget's refusal). */
 export function describeCompileFailure(error: unknown): { construct: string; detail: string } {
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  if (error instanceof CompileBudgetError)
+    return {
+      construct:
+        'more schema nodes than the validator compiles, whose compile time grows faster than the schema (split the parameters into smaller tools, or simplify them)',
+      detail,
+    }
   if (error instanceof RangeError)
     return {
       construct:
