@@ -164,6 +164,19 @@ describe('doctor fixes, pasted into bash from a home with a space and a quote', 
   })
 })
 
+describe('doctor names a composition DSH cannot make', { timeout: 120_000 }, () => {
+  it('a bundle layer that is not installed: DSH’s own error, naming the user’s profile, not the copy', async () => {
+    const home = awkwardHome()
+    const dir = writeProfile(home, 'headless', { bundles: [...HEADLESS_BUNDLES, '@dsh-harden/tool-pwsh'] })
+    const compose = finding((await readOnlyDoctor(home, ['--profile', 'headless'])).findings, 'compose')
+    expect(compose).toMatchObject({ severity: 'error', stops: 'dsh', command: null })
+    expect(compose.message).toContain(
+      `Error: dsh: cannot resolve profile bundle "@dsh-harden/tool-pwsh" from the dsh installation or ${dir}; run ` +
+        "'dsh plugin --profile headless install'",
+    )
+  })
+})
+
 describe('doctor is read-only', { timeout: 240_000 }, () => {
   it('a home DSH never started (no profiles/node_modules): untouched, and the peers DSH will link are found', async () => {
     const home = awkwardHome()

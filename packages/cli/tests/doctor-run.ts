@@ -20,9 +20,13 @@ export interface JsonFinding {
 /** A user's PATH without the workspace's Node 22 (pnpm puts it first for the test run). */
 export const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin'
 
-/** The environment of a user: their PATH, their HOME and DSH home, none of the test run's npm/pnpm variables. */
+/**
+ * The environment of a user: their PATH, their HOME and DSH home, none of the test run's npm/pnpm variables and not
+ * the NODE_PATH `pnpm exec` set for it (DSH resolves bundle layers through it).
+ */
 export function userEnv(home: string, dshHome: string, path: string): Record<string, string> {
-  return { ...childEnv(process.env, { DSH_HOME: dshHome, HOME: home }), PATH: path }
+  const { NODE_PATH: _pnpmNodePath, ...env } = childEnv(process.env, { DSH_HOME: dshHome, HOME: home })
+  return { ...env, PATH: path }
 }
 
 /** `dsh-harden doctor <args>` as a subprocess on this Node, in exactly `env` (nothing of this process's added). */

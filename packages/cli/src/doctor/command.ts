@@ -73,7 +73,7 @@ export async function diagnose(options: DoctorOptions): Promise<Finding[]> {
       ok(
         'path',
         `dsh is judged on your shell's PATH: left out what ${user.packageManager ?? 'the package manager'} put in ` +
-          `front of it to run doctor (${user.leftOut.join(', ')})`,
+          `front of it to run doctor (${[...new Set(user.leftOut)].join(', ')})`,
       ),
     )
   const install = checkInstall({ bin: options.dsh, path: env.PATH ?? '' }, findings)

@@ -29,18 +29,25 @@ export function dumpConfig(bin: string, profile: string, env: NodeJS.ProcessEnv)
       { env, timeout: DUMP_TIMEOUT_MS, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error !== null) {
-          const reason =
-            stderr
-              .split('\n')
-              .map((line) => line.trim())
-              .find((line) => line !== '') ?? error.message
-          resolve({ kind: 'failed', reason })
+          resolve({ kind: 'failed', reason: thrownLine(stderr) ?? error.message })
           return
         }
         resolve(parseDump(stdout))
       },
     )
   })
+}
+
+/**
+ * The thrown error's own line (`Error: dsh: cannot resolve profile bundle …`), not the source position and code line
+ * Node prints above it; else the first line.
+ */
+function thrownLine(stderr: string): string | undefined {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+  return lines.find((line) => /^[A-Za-z]*(Error|Exception)\b[^:]*:/.test(line)) ?? lines[0]
 }
 
 /** Every row of a dump, nested group children included (one pass with an explicit stack). Pure. */
