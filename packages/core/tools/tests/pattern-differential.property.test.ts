@@ -101,6 +101,10 @@ const character = fc.constantFrom(
     '\\uD83D',
     '\\uDE00',
     '\\uD800',
+    // Surrogate halves spelled apart: each stays its own code point in u mode, so none of these is U+1F600.
+    '\\uD83D\ude00',
+    '\ud83d\\uDE00',
+    '\\u{D83D}\\u{DE00}',
   ].map(plain),
 )
 const classEscape = fc.constantFrom(
