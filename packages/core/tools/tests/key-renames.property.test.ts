@@ -45,7 +45,7 @@ const schemaArbitrary = fc
     nested,
   }))
 
-function valueOf(object: JsonObject): Record<string, unknown> {
+function sampleOf(object: JsonObject): Record<string, unknown> {
   const value: Record<string, unknown> = {}
   for (const [key, slot] of Object.entries(object.properties as JsonObject))
     value[key] = SAMPLE[(slot as { type: string }).type]
@@ -99,7 +99,7 @@ describe('key renames are one table per tool', () => {
             })
           }
           const chosen = pick % branches.length
-          const value = { v: valueOf(branches[chosen]!), n: valueOf(nested) }
+          const value = { v: sampleOf(branches[chosen]!), n: sampleOf(nested) }
           const sent = {
             v: encode(value.v, branches[chosen]!, wire.properties.v.anyOf[chosen]!),
             n: encode(value.n, nested, wire.properties.n),
