@@ -208,3 +208,30 @@ describe('on DSH’s request path', () => {
     expect([...listeners.keys()]).toEqual([])
   })
 })
+
+describe('what DSH hands over may be partial or hostile', () => {
+  it('a null agent is no agent: the assembly is projected and the route still read', () => {
+    const routes = new RouteProjection()
+    expect(routes.routeOf({ variables: { provider: 'deepseek' } }, { agent: null as never })).toBe('deepseek')
+    const projected = routes.project(ASSEMBLY, 'deepseek', undefined, NO_TOOLS, null)
+    expect(routes.registeredName(wireNameOf(projected), null)).toBe(DECLARED)
+  })
+
+  it('variables whose read throws name no route', () => {
+    const routes = new RouteProjection()
+    const variables = Object.defineProperty({}, 'provider', {
+      get: () => {
+        throw new Error('hostile getter')
+      },
+    })
+    expect(routes.routeOf({ variables }, { agent: { options: { provider: 'anthropic' } } })).toBe('anthropic')
+  })
+
+  it('wires of the view’s other tools leave an assembly that carries none of them as it is', () => {
+    const routes = new RouteProjection()
+    const definition = {}
+    routes.remember(definition, countedContract(DECLARED_SCHEMA, PROJECTED) as unknown as ToolContract)
+    const assembly = { tools: [{ name: 'other', parameters: DECLARED_SCHEMA }] }
+    expect(routes.project(assembly, 'deepseek', {}, () => new Map([['read', definition]]))).toBe(assembly)
+  })
+})
