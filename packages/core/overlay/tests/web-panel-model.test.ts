@@ -1,8 +1,25 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { en, zh } from '../client/src/locales.ts'
-import { badgeLabel, groupRows, parseView, pointerText } from '../client/src/model.ts'
-import { type ContractRow, type ContractsView, VERDICT_KINDS, type VerdictKind } from '../src/web/index.ts'
+import {
+  badgeLabel,
+  findingKeys,
+  groupRows,
+  parseReply,
+  parseView,
+  pointerText,
+  removeCommand,
+} from '../client/src/model.ts'
+import { RULES_EN } from '../client/src/rule-texts.ts'
+import {
+  type ContractRow,
+  type ContractsView,
+  type SchemaRule,
+  VALIDATOR_CONSTRUCTS,
+  VALIDATOR_FALLBACKS,
+  VERDICT_KINDS,
+  type VerdictKind,
+} from '../src/web/index.ts'
 
 /** The browser half's rules, without a browser: what the badge says, how rows group, what a response must be. */
 const counts = fc.record(
@@ -12,16 +29,25 @@ const counts = fc.record(
   >,
 )
 
+const RULES = Object.keys(RULES_EN) as SchemaRule[]
+
 const row: fc.Arbitrary<ContractRow> = fc.record({
   tool: fc.string({ minLength: 1 }),
   source: fc.option(fc.string(), { nil: null }),
+  package: fc.option(fc.string(), { nil: null }),
   verdict: fc.constantFrom(...VERDICT_KINDS),
   early: fc.boolean(),
-  findings: fc.array(fc.record({ pointer: fc.string(), message: fc.string(), hint: fc.string() }), {
-    maxLength: 3,
-  }),
+  findings: fc.array(fc.record({ pointer: fc.string(), rule: fc.constantFrom(...RULES) }), { maxLength: 3 }),
   moreFindings: fc.nat(),
-  validator: fc.option(fc.record({ construct: fc.string(), fallback: fc.string() }), { nil: null }),
+  repairable: fc.boolean(),
+  validator: fc.option(
+    fc.record({
+      construct: fc.constantFrom(...VALIDATOR_CONSTRUCTS),
+      pointer: fc.option(fc.string(), { nil: null }),
+      fallback: fc.constantFrom(...VALIDATOR_FALLBACKS),
+    }),
+    { nil: null },
+  ),
 })
 
 const view: fc.Arbitrary<ContractsView> = fc.record({
@@ -29,6 +55,7 @@ const view: fc.Arbitrary<ContractsView> = fc.record({
   counts,
   rows: fc.array(row, { maxLength: 12 }),
   omitted: fc.nat(),
+  lintCommand: fc.option(fc.string(), { nil: null }),
 })
 
 function fill(template: string, params: Record<string, number>): string {
@@ -113,6 +140,37 @@ describe('parseView', () => {
       omitted: 0,
     }
     expect(parseView(badRow)).toBe('row 0 of the response is not a tool contract row')
+  })
+
+  it('reads an unchanged answer as one, and anything else as a view', () => {
+    expect(parseReply({ unchanged: true, revision: 'r' })).toEqual({ unchanged: true, revision: 'r' })
+    expect(typeof parseReply({ unchanged: true })).toBe('string')
+  })
+})
+
+describe('what the user reads', () => {
+  it('has a reason and a fix for every rule, in both languages, and none for a rule it does not know', () => {
+    for (const rule of RULES) {
+      const keys = findingKeys(rule)!
+      for (const dictionary of [en, zh]) {
+        expect(dictionary[keys.message], rule).toBeTruthy()
+        expect(dictionary[keys.fix], rule).toBeTruthy()
+      }
+      // Translated, not copied: the Chinese reason is not the English one.
+      expect(zh[keys.message], rule).not.toBe(en[keys.message])
+      expect(zh[keys.message], rule).toMatch(/[\u4e00-\u9fff]/)
+    }
+    expect(findingKeys('a-rule-from-a-newer-host')).toBeUndefined()
+    expect(findingKeys('toString')).toBeUndefined()
+  })
+
+  it('is plain text: no markdown backticks or emphasis anywhere in either dictionary', () => {
+    for (const dictionary of [en, zh])
+      for (const [key, text] of Object.entries(dictionary)) expect(text, key).not.toMatch(/`|\*\*/)
+  })
+
+  it('gives the user a remove command for the package, with no placeholder left', () => {
+    expect(removeCommand('@acme/dsh-tools')).toBe('dsh plugin --profile web remove @acme/dsh-tools')
   })
 })
 

@@ -61,6 +61,11 @@ export const CSS = `
 .dshh-message { color: var(--dsw-alias-label-primary); overflow-wrap: anywhere; }
 .dshh-hint { grid-column: 2; color: var(--dsw-alias-label-secondary); overflow-wrap: anywhere; }
 .dshh-hint b { font-weight: 600; color: var(--dsw-alias-label-primary); }
+.dshh-now { display: flex; flex-direction: column; gap: 2px; font-size: 12px; color: var(--dsw-alias-label-secondary); }
+.dshh-now b, .dshh-note b { font-weight: 600; color: var(--dsw-alias-label-primary); }
+.dshh-actions { margin: 0; padding-left: 16px; display: flex; flex-direction: column; gap: 2px; }
+.dshh-command { font-family: var(--dsw-font-mono, ui-monospace, monospace); font-size: 12px; padding: 0 5px; border-radius: 4px; background: var(--dsw-alias-markdown-inline-code, var(--dsw-alias-bg-layer-3)); color: var(--dsw-alias-label-primary); overflow-wrap: anywhere; user-select: all; }
+pre.dshh-command { margin: 4px 0 0; padding: 4px 8px; white-space: pre; overflow-x: auto; }
 .dshh-note { margin: 0; color: var(--dsw-alias-label-tertiary); font-size: 12px; }
 .dshh-status { margin: 0; color: var(--dsw-alias-label-secondary); }
 .dshh-status[role="alert"] { color: var(--dsw-alias-state-error-primary); }

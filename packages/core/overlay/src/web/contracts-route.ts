@@ -1,54 +1,56 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import { type HostAllowList, refuseByHeaders } from '@dsh-harden/mcp-transport'
-import type { ContractsView } from './wire.ts'
+import { CONTRACTS_ENDPOINT, type ContractsReply, type ContractsView } from './wire.ts'
 
-/** What the route needs from its plugin: the allow-list of the server it is mounted on, and the current view. */
+/** What the endpoint needs from its plugin: the current revision and view. */
 export interface ContractsRouteSource {
-  /** Read per request: the server's port is only known once it listens. */
-  hosts(): HostAllowList
   revision(): string
   view(): ContractsView
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown, etag?: string): void {
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-cache',
-    'x-content-type-options': 'nosniff',
-    ...(etag === undefined ? {} : { etag }),
-  })
-  response.end(`${JSON.stringify(body)}\n`)
+/** rc.8's `RpcResult` (`@deepseek-ai/dsh-host-apiproxy/api`), the two shapes this endpoint answers with. */
+export type ContractsResult =
+  | { readonly ok: true; readonly value: ContractsReply }
+  | {
+      readonly ok: false
+      readonly error: {
+        readonly code: 'bad-request'
+        readonly message: string
+        readonly details: { issues: [] }
+      }
+    }
+
+/** rc.8's `ConnectionRpcHandler` (`@deepseek-ai/dsh-client-connection`): the envelope is decoded, the fence passed. */
+export type ContractsHandler = (endpoint: string, payload: unknown) => Promise<ContractsResult>
+
+function badRequest(message: string): ContractsResult {
+  return { ok: false, error: { code: 'bad-request', message, details: { issues: [] } } }
+}
+
+function revisionOf(payload: unknown): string | null | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined
+  const revision = (payload as { revision?: unknown }).revision
+  return revision === null || typeof revision === 'string' ? revision : undefined
 }
 
 /**
- * `GET /dsh-harden/tool-contracts`: the panel's view, read-only. Checked like the lazy-mcp status server, before
- * anything else: `Host` must be a name this server is reached by (DNS-rebinding defence), then `Origin`, when sent,
- * one of the same; a request a browser marks `Sec-Fetch-Site: cross-site` is refused too. No token: the route sits on
- * DSH's own web server, same-origin with the page, and says no more than the page already shows (tool names and
- * why each was refused). The body is bounded by `VIEW_LIMITS`; an unchanged view is a 304 (`If-None-Match`).
+ * The panel's endpoint, read-only. DSH's connection decodes the request and, before that, applies its own `/api`
+ * trust fence (`isTrustedApiRequest` with the deployment's `trustedHosts`: loopback on any port, `--trusted-host`
+ * entries, the LAN literals `dsh web` derives; an `Origin` naming the same host; no `Sec-Fetch-Site: cross-site`), so
+ * this endpoint trusts exactly what the rest of DSH's API trusts. A request naming the revision the browser already
+ * shows gets `{ unchanged: true }` instead of the view. The view is bounded by `VIEW_LIMITS`.
  */
-export function contractsRoute(
-  source: ContractsRouteSource,
-): (request: IncomingMessage, response: ServerResponse) => void {
-  return (request, response) => {
-    const refusal =
-      refuseByHeaders(request.headers, source.hosts()) ??
-      (request.headers['sec-fetch-site'] === 'cross-site'
-        ? 'a cross-site request may not read the tool contracts'
-        : undefined)
-    if (refusal !== undefined) return sendJson(response, 403, { error: refusal })
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.setHeader('allow', 'GET, HEAD')
-      return sendJson(response, 405, {
-        error: `${request.method} is not allowed: the tool contracts are read-only`,
-      })
-    }
-    const etag = `"${source.revision()}"`
-    if (request.headers['if-none-match'] === etag) {
-      response.writeHead(304, { etag, 'cache-control': 'no-cache' })
-      response.end()
-      return
-    }
-    sendJson(response, 200, source.view(), etag)
+export function contractsHandler(source: ContractsRouteSource): ContractsHandler {
+  return async (endpoint, payload) => {
+    if (endpoint !== CONTRACTS_ENDPOINT)
+      return badRequest(
+        `${JSON.stringify(endpoint)} is not an endpoint of dsh-harden: use ${CONTRACTS_ENDPOINT}`,
+      )
+    const known = revisionOf(payload)
+    if (known === undefined)
+      return badRequest(
+        'the payload must be { revision: string | null } (the revision the panel shows, or null)',
+      )
+    const revision = source.revision()
+    if (known === revision) return { ok: true, value: { unchanged: true, revision } }
+    return { ok: true, value: source.view() }
   }
 }

@@ -1,9 +1,11 @@
-import type { SchemaViolation } from '@dsh-harden/tools'
+import { isRepairable, type SchemaViolation, type ValidatorProblem } from '@dsh-harden/tools'
 import type { ToolVerdict } from '../verdicts.ts'
 import {
   type ContractFinding,
   type ContractRow,
   type ContractsView,
+  type ValidatorConstruct,
+  type ValidatorFallback,
   VERDICT_KINDS,
   type VerdictKind,
 } from './wire.ts'
@@ -14,7 +16,7 @@ export const VIEW_LIMITS = {
   rowBudget: 512 * 1024,
   /** Findings kept per row; the rest are counted in `moreFindings`. */
   findingsPerRow: 12,
-  /** Characters kept of any one string (tool, source, pointer, message, hint). */
+  /** Characters kept of any one string (tool, source, package, pointer). */
   text: 600,
 } as const
 
@@ -28,19 +30,44 @@ function findingsOf(
   violations: readonly SchemaViolation[],
   limits: ViewLimits,
 ): { findings: ContractFinding[]; more: number } {
+  // Pointer and rule only: a violation's message and hint can quote the schema (a name, an `enum` value, a pattern).
   const findings = violations.slice(0, limits.findingsPerRow).map((violation) => ({
     pointer: clip(violation.pointer, limits.text),
-    message: clip(violation.message, limits.text),
-    hint: clip(violation.hint, limits.text),
+    rule: violation.rule,
   }))
   return { findings, more: Math.max(0, violations.length - findings.length) }
 }
 
-/** One verdict as a row: names, verdict and reasons only (an ajv message is left out: it can quote the schema). */
-export function contractRow(verdict: ToolVerdict, limits: ViewLimits = VIEW_LIMITS): ContractRow {
+/**
+ * The kind of construct ajv could not compile, from `@dsh-harden/tools`' own wording of it (`describeCompileFailure`,
+ * `patternProblem`); the text itself can quote the schema (a pattern), so only the kind leaves the host.
+ */
+function constructOf(problem: ValidatorProblem): ValidatorConstruct {
+  if (problem.pointer !== undefined) return 'pattern'
+  if (problem.construct.includes('call stack')) return 'call-stack'
+  if (problem.construct.includes('used twice')) return 'duplicate-id'
+  if (problem.construct.includes('nested `$id` base URI')) return 'unresolved-ref'
+  return 'other'
+}
+
+function fallbackOf(problem: ValidatorProblem): ValidatorFallback {
+  if (problem.fallback.startsWith('none:')) return 'none'
+  if (problem.pointer !== undefined) return 'ajv-without-pattern'
+  return problem.fallback.startsWith('DSH ') ? 'dsh' : 'custom'
+}
+
+/** One verdict as a row: names, verdict, pointers and rules only (no message: it can quote the schema). */
+export function contractRow(
+  verdict: ToolVerdict,
+  packages: ReadonlyMap<string, string> = new Map(),
+  limits: ViewLimits = VIEW_LIMITS,
+): ContractRow {
+  const source = verdict.identity.source
+  const installed = source === undefined ? undefined : packages.get(source)
   const base = {
     tool: clip(verdict.identity.tool, limits.text),
-    source: verdict.identity.source === undefined ? null : clip(verdict.identity.source, limits.text),
+    source: source === undefined ? null : clip(source, limits.text),
+    package: installed === undefined ? null : clip(installed, limits.text),
     verdict: verdict.kind,
     early: verdict.early,
   }
@@ -49,20 +76,23 @@ export function contractRow(verdict: ToolVerdict, limits: ViewLimits = VIEW_LIMI
     case 'repaired': {
       const violations = verdict.kind === 'withheld' ? verdict.error.details : verdict.report.repaired
       const { findings, more } = findingsOf(violations, limits)
-      return { ...base, findings, moreFindings: more, validator: null }
+      const repairable = verdict.kind === 'withheld' && isRepairable(violations)
+      return { ...base, findings, moreFindings: more, repairable, validator: null }
     }
     case 'fallback-validator':
       return {
         ...base,
         findings: [],
         moreFindings: 0,
+        repairable: false,
         validator: {
-          construct: clip(verdict.problem.construct, limits.text),
-          fallback: clip(verdict.problem.fallback, limits.text),
+          construct: constructOf(verdict.problem),
+          pointer: verdict.problem.pointer === undefined ? null : clip(verdict.problem.pointer, limits.text),
+          fallback: fallbackOf(verdict.problem),
         },
       }
     case 'accepted':
-      return { ...base, findings: [], moreFindings: 0, validator: null }
+      return { ...base, findings: [], moreFindings: 0, repairable: false, validator: null }
   }
 }
 
@@ -84,6 +114,10 @@ function byPanelOrder(left: ToolVerdict, right: ToolVerdict): number {
 export function contractsView(
   snapshot: { readonly verdicts: readonly ToolVerdict[]; readonly forgotten: number },
   revision: string,
+  context: {
+    readonly packages?: ReadonlyMap<string, string>
+    readonly lintCommand?: string | undefined
+  } = {},
   limits: ViewLimits = VIEW_LIMITS,
 ): ContractsView {
   const counts: Record<VerdictKind, number> = {
@@ -96,7 +130,7 @@ export function contractsView(
   const rows: ContractRow[] = []
   let spent = 0
   for (const verdict of [...snapshot.verdicts].sort(byPanelOrder)) {
-    const row = contractRow(verdict, limits)
+    const row = contractRow(verdict, context.packages, limits)
     spent += JSON.stringify(row).length + 1
     if (spent > limits.rowBudget) break
     rows.push(row)
@@ -106,5 +140,6 @@ export function contractsView(
     counts,
     rows,
     omitted: snapshot.verdicts.length - rows.length + snapshot.forgotten,
+    lintCommand: context.lintCommand ?? null,
   }
 }
