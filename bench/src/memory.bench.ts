@@ -1,4 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
+import { type AsyncSide, compareAsync } from './async-compare.ts'
 import type { MeasuredOutput, SizeResult } from './gateway-report.ts'
 import { canCollectGarbage, collectGarbageSettled } from './gc.ts'
 import { createToolRuntime } from './runtime.ts'
@@ -32,30 +33,40 @@ interface Tools {
   execute(input: object): Promise<{ isError?: boolean }>
 }
 
-async function cycle(app: Context, index: number): Promise<void> {
-  const name = `memory_tool_${index}`
-  const fiber = app.plugin({
-    name: `memory-plugin-${index}`,
+/** Registers `parameters` as tool `name` from a plugin of its own; returns the plugin's fiber. */
+function registerTool(app: Context, name: string, parameters: Record<string, unknown>) {
+  return app.plugin({
+    name: `${name}-plugin`,
     inject: ['tools'],
     apply(ctx: Context) {
       ;(ctx as unknown as { tools: { register(definition: object): void } }).tools.register({
         name,
         description: name,
-        parameters: schema(index),
+        parameters,
         output: { schema: {}, render: () => [] },
         execute: async () => 'ok',
       })
     },
   })
-  await fiber
+}
+
+/** One call through DSH's `execute`, as the agent loop makes it; throws when it is refused. */
+async function call(app: Context, name: string, args: unknown): Promise<void> {
   const tools = (app as unknown as { tools: Tools }).tools
   const result = await tools.execute({
     signal: new AbortController().signal,
-    callId: `c${index}`,
+    callId: name,
     name,
-    arguments: { text: 'x', count: 1 },
+    arguments: args,
   })
   if (result.isError) throw new Error(`memory bench: ${name} was refused: ${JSON.stringify(result)}`)
+}
+
+async function cycle(app: Context, index: number): Promise<void> {
+  const name = `memory_tool_${index}`
+  const fiber = registerTool(app, name, schema(index))
+  await fiber
+  await call(app, name, { text: 'x', count: 1 })
   await fiber.dispose()
 }
 
@@ -77,6 +88,45 @@ async function keptBytes(hardened: boolean): Promise<number> {
   return Math.max(0, after - before)
 }
 
+/** An `allOf` of `branches` small object schemas under one property: about 135 bytes and 3 schema nodes each. */
+function allOfSchema(branches: number, tag: number): Record<string, unknown> {
+  const parts = Array.from({ length: branches }, (_, index) => ({
+    type: 'object',
+    properties: {
+      [`k${index}`]: { type: 'string', description: `field ${index} of variant ${tag}` },
+      [`n${index}`]: { type: 'integer', minimum: 0 },
+    },
+  }))
+  return { type: 'object', properties: { payload: { allOf: parts } } }
+}
+
+let variant = 0
+
+/** One registered tool with a schema no earlier sample compiled; timed: its first call. */
+function firstCall(label: string, hardened: boolean, branches: number): AsyncSide {
+  return {
+    label,
+    async prepare() {
+      const app = await createToolRuntime({
+        hardened,
+        overlay: { profile: 'deepseek', validateArguments: true },
+      })
+      const name = `big_allof_${++variant}`
+      const fiber = registerTool(app, name, allOfSchema(branches, variant))
+      await fiber
+      return {
+        run: async () => {
+          await call(app, name, { payload: { k0: 'x', n1: 2 } })
+          return undefined
+        },
+        dispose: async () => {
+          await fiber.dispose()
+        },
+      }
+    },
+  }
+}
+
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)} MB`
 
 export async function memory(): Promise<MeasuredOutput> {
@@ -95,5 +145,24 @@ export async function memory(): Promise<MeasuredOutput> {
       `${WARMUP} warm-up cycles first on each side; both runtimes in this process, stock first`,
     ],
   }
-  return { results: [], sizes: [result] }
+  const results = []
+  for (const branches of [225, 450, 900]) {
+    const bytes = JSON.stringify(allOfSchema(branches, 0)).length
+    results.push(
+      await compareAsync({
+        name: `first call, allOf of ${branches} objects (${Math.round(bytes / 1000)} KB, ${3 * branches + 3} nodes)`,
+        opsPerSample: 1,
+        peer: firstCall('stock first call', false, branches),
+        subject: firstCall('overlay first call', true, branches),
+        warmup: 1,
+        rounds: 5,
+        notes: [
+          branches * 3 + 3 > 1_000
+            ? 'over the compile budget (1,000 schema nodes): DSH validateJsonSchemaValue checks the call, as in stock'
+            : 'within the compile budget: the overlay compiles the hot and the full ajv validator for this call',
+        ],
+      }),
+    )
+  }
+  return { results, sizes: [result] }
 }
