@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { rawTools } from '../src/dsh-registry.ts'
 import { HardenOverlay } from '../src/index.ts'
 import { verdictLedgerOf } from '../src/verdicts.ts'
-import { BARE_TABLE, dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
+import { BARE_TABLE, besideDshTools, dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
+
+interface ScopeModule {
+  createScope(
+    ctx: object,
+    key: object,
+  ): { ctx: { get(name: 'tools'): { register(definition: unknown): () => void } }; dispose(): Promise<void> }
+}
 
 /** A real DSH registry with the overlay, and the ledger the Web panel and `dsh-harden lint` read. */
 async function session() {
@@ -48,5 +55,17 @@ describe('the verdict ledger follows unregister', () => {
       await fiber.dispose()
     }
     expect(listed()).toEqual(['resident/resident:accepted'])
+  })
+
+  it("a disposed agent scope's tools drop out; the global ones stay", async () => {
+    const { createScope } = await besideDshTools<ScopeModule>('@deepseek-ai/dsh-scope')
+    const { app, listed } = await session()
+    await app.plugin(toolPlugin('global', tool('everywhere', VALID)))
+    const scope = createScope(app, {})
+    scope.ctx.get('tools').register(tool('scoped_ok', VALID))
+    scope.ctx.get('tools').register(tool('scoped_bare', BARE_TABLE))
+    expect(listed()).toHaveLength(3)
+    await scope.dispose()
+    expect(listed()).toEqual(['global/everywhere:accepted'])
   })
 })
