@@ -19,6 +19,15 @@ import { GROUP } from './group-parts.ts'
  * overlay from the clone through the local registry, `dsh-harden doctor`, `dsh web`).
  */
 const MARKER = 'the install walkthrough'
+/** The rows INSTALL.md step 3's packages insert and turn on: the overlay's three, tool-bash, tool-fs, mcp-client. */
+const ACTIVE_ROWS = [
+  'dsh-harden',
+  'dsh-harden-early',
+  'dsh-harden-web',
+  'dsh-harden-tool-bash',
+  'dsh-harden-tool-fs',
+  'dsh-harden-mcp-intake',
+]
 const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin'
 const WALKTHROUGH_TIMEOUT_MS = 20 * 60_000
 const SERVING = /dsh web: (http:\/\/127\.0\.0\.1:\d+)/
@@ -147,6 +156,16 @@ export async function installWalkthroughRow(logFile: string): Promise<Row> {
         ok: hardened.output.includes('doctor: DSH starts and the overlay runs'),
       },
     ]
+    // Each row the packages of step 3 bring, on as doctor reads the composed profile (lazy-mcp's ships off, a warning).
+    for (const id of ACTIVE_ROWS)
+      checks.push({
+        what: `doctor says the ${id} row is on and its module resolves (\`ok   row: … the ${id} row …\`)`,
+        ok: new RegExp(`^ok\\s+row: profile web: the ${id} row .* is on`, 'm').test(hardened.output),
+      })
+    checks.push({
+      what: 'doctor says the lazy-mcp row is off until its servers are named (a warning, not a failure)',
+      ok: /^warn\s+row: profile web: the lazy-mcp row .* is off/m.test(hardened.output),
+    })
     const peers = [
       ...new Set([...hardened.output.matchAll(/missing peer (@?[^@\s]+)@/g)].map((match) => match[1]!)),
     ]
@@ -160,7 +179,7 @@ export async function installWalkthroughRow(logFile: string): Promise<Row> {
       group: GROUP,
       kind: 'guard',
       proves:
-        'INSTALL.md, run verbatim from an empty HOME, installs DSH 0.1.0-rc.8 so that `dsh web` serves, and with the overlay and doctor still serves',
+        'INSTALL.md, run verbatim from an empty HOME, installs DSH 0.1.0-rc.8 so that `dsh web` serves, and with every package of ours active (as doctor reads the profile) still serves',
       source: 'issue 15 (item 3)',
       stock: observed(stock, `steps 1–2 (${dshOnly.length} commands), then \`dsh web\``),
       hardened: observed(hardened, `steps 1–4 (${steps.length} commands and the clone)`),
