@@ -59,10 +59,13 @@ export function lintCommand(): string | undefined {
   return lintCommandOnce.value
 }
 
-/** What an author reads last: the command, or how to get one (no placeholder to fill, no command that fails). */
+/**
+ * What an author reads last, ending the notice: the command (last, with no period after it, so a copied line runs
+ * as printed), or how to get one; no placeholder to fill, no command that fails.
+ */
 export function lintAdvice(command: string | null = lintCommand() ?? null): string {
   return command === null
-    ? 'then check it with dsh-harden lint, which runs from a dsh-harden checkout (INSTALL.md, "The CLI"; it is not on npm yet)'
+    ? 'then check it with dsh-harden lint, which runs from a dsh-harden checkout (INSTALL.md, "The CLI"; it is not on npm yet).'
     : `then check it from the plugin's folder with: ${command}`
 }
 
@@ -119,7 +122,7 @@ export function refusalNotice(error: JsonSchemaError, early = false, packageName
     `dsh-harden: ${describe(error, early, packageName)} is withheld: the model never sees it and a call to it fails ` +
     "as an unknown tool; names that mention it (toolOrder, a subagent's toolFilter) keep working, and so do the " +
     `plugin's other tools. ${userActions(error, packageName)} For the plugin's author: its parameters: ` +
-    `${error.violations.join('; ')}. Fix the tool definition, ${lintAdvice()}.`
+    `${error.violations.join('; ')}. Fix the tool definition, ${lintAdvice()}`
   )
 }
 
@@ -128,7 +131,7 @@ export function repairNotice(report: RepairReport, early = false, packageName?: 
   const what = report.repaired.map((v) => `${v.pointer || '(root)'}: ${v.message}`).join('; ')
   return (
     `dsh-harden: ${describe(report.identity, early, packageName)} is sent with repaired parameters (${what}); ` +
-    `nothing to do for you. For the plugin's author: declare them correctly, ${lintAdvice()}.`
+    `nothing to do for you. For the plugin's author: declare them correctly, ${lintAdvice()}`
   )
 }
 
@@ -144,7 +147,7 @@ export function validatorProblemNotice(
   return (
     `dsh-harden: ${describe(problem.identity, early, packageName)} is registered, but ajv cannot compile its ` +
     `parameters: ${problem.construct} (${problem.detail}). Its arguments are checked by ${problem.fallback} instead. ` +
-    `For the plugin's author: change that construct so ajv compiles it, ${lintAdvice()}.`
+    `For the plugin's author: change that construct so ajv compiles it, ${lintAdvice()}`
   )
 }
 
