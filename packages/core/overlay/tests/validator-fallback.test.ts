@@ -40,8 +40,16 @@ const CAUSES: readonly {
     complaint: '"arguments.a" must be a string',
   },
   {
-    name: '1,000 nested objects',
+    name: '1,000 nested objects (more nodes than the compile budget)',
     schema: nestedObjects(1_000),
+    construct: /more schema nodes than the validator compiles/,
+    good: { root: { a: { a: {} } } },
+    bad: { root: { a: 'flat' } },
+    complaint: '"arguments.root.a" must be an object',
+  },
+  {
+    name: '600 nested objects (within the budget, deeper than ajv compiles)',
+    schema: nestedObjects(600),
     construct: /nesting deeper than it compiles/,
     good: { root: { a: { a: {} } } },
     bad: { root: { a: 'flat' } },
