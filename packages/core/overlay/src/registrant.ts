@@ -1,3 +1,4 @@
+import { packageOfSpecifier } from './plugin-package.ts'
 /** Who is registering a tool, as far as the `register` call tells. */
 export interface Registration {
   /**
@@ -6,6 +7,11 @@ export interface Registration {
    * the root context, where no plugin is on the stack, and for an `unrecorded` one.
    */
   readonly source: string | undefined
+  /**
+   * The npm package the user installed that plugin from, when the profile row that loaded it names one (a package,
+   * or a path inside one): what the user knows the plugin by, for notices. Absent when unknown.
+   */
+  readonly package?: string | undefined
   /**
    * Set for a tool registered before the transform was added when nothing recorded its plugin (the
    * `@dsh-harden/overlay/early` row records it from the moment DSH provides `tools`).
@@ -22,9 +28,13 @@ const FROM_ROOT: Registration = Object.freeze({ source: undefined })
  */
 const byFiber = new WeakMap<object, Registration>()
 
-function nameOf(fiber: { name?: unknown }): Registration {
+function nameOf(fiber: { name?: unknown; entry?: { options?: { name?: unknown } } }): Registration {
   const name = fiber.name
-  return typeof name === 'string' && name !== 'root' ? Object.freeze({ source: name }) : FROM_ROOT
+  if (typeof name !== 'string' || name === 'root') return FROM_ROOT
+  // The loader row that runs this fiber (`@deepseek-ai/cordis-plugin-loader` sets `fiber.entry`), read once per fiber.
+  const specifier = fiber.entry?.options?.name
+  const installed = typeof specifier === 'string' ? packageOfSpecifier(specifier) : undefined
+  return Object.freeze(installed === undefined ? { source: name } : { source: name, package: installed })
 }
 
 /** The registering plugin's name, read from the calling context cordis binds as `this.ctx`. */

@@ -128,7 +128,7 @@ export class ToolGate {
       this.shown.set(judgement.definition, judgement.definition)
     }
     this.ledger.record(verdictOf(judgement, early))
-    this.tell(judgement, path)
+    this.tell(judgement, path, registration.package)
     return judgement
   }
 
@@ -138,14 +138,15 @@ export class ToolGate {
     this.notify(validatorProblemNotice(problem, early))
   }
 
-  private tell(judgement: Judgement<RegisteredTool>, path: Path): void {
+  /** The notice for a judgement, naming the package the user installed the plugin from when it is known. */
+  private tell(judgement: Judgement<RegisteredTool>, path: Path, packageName: string | undefined): void {
     const early = path === 'early'
     if (judgement.kind === 'refused') {
       // In `throw` mode a registration or the sweep throws the error itself; only a rebuild has no one to throw to.
       if (this.options.mode !== 'throw' || path === 'rebuild')
-        this.notify(refusalNotice(judgement.error, early))
+        this.notify(refusalNotice(judgement.error, early, packageName))
       return
     }
-    if (judgement.report !== undefined) this.notify(repairNotice(judgement.report, early))
+    if (judgement.report !== undefined) this.notify(repairNotice(judgement.report, early, packageName))
   }
 }

@@ -62,3 +62,27 @@ describe('the registering plugin', () => {
       expect(registrationOf(receiver)).toEqual({ source: undefined })
   })
 })
+
+describe('the package a plugin was installed from', () => {
+  const fiberOf = (name: string, specifier?: unknown) => ({
+    ctx: { fiber: { name, ...(specifier === undefined ? {} : { entry: { options: { name: specifier } } }) } },
+  })
+
+  it('is read from the loader row that runs the plugin: a package name, or the package a path is inside', () => {
+    expect(registrationOf(fiberOf('acme-tools', '@acme/dsh-tools/plugin'))).toEqual({
+      source: 'acme-tools',
+      package: '@acme/dsh-tools',
+    })
+    // A path inside this repository: its nearest package.json names the package.
+    const file = new URL('../src/plugin.ts', import.meta.url).pathname
+    expect(registrationOf(fiberOf('overlay-by-path', file))).toEqual({
+      source: 'overlay-by-path',
+      package: '@dsh-harden/overlay',
+    })
+  })
+
+  it('is left out when no row names one, rather than guessed', () => {
+    expect(registrationOf(fiberOf('hand-mounted'))).toEqual({ source: 'hand-mounted' })
+    expect(registrationOf(fiberOf('relative', './plugin.mjs'))).toEqual({ source: 'relative' })
+  })
+})

@@ -1,5 +1,6 @@
 import * as ToolContractsWeb from './plugin.ts'
 
+export { packageOfSpecifier } from '../plugin-package.ts'
 export {
   type ContractsHandler,
   type ContractsResult,
@@ -8,7 +9,7 @@ export {
 } from './contracts-route.ts'
 export { contractRow, contractsView, VIEW_LIMITS, type ViewLimits } from './contracts-view.ts'
 export { apply, type ConnectionFace, inject, name } from './plugin.ts'
-export { packageOfSpecifier, packagesByPluginName } from './plugin-packages.ts'
+export { packagesByPluginName } from './plugin-packages.ts'
 export {
   CONTRACTS_CHANNEL,
   CONTRACTS_ENDPOINT,
