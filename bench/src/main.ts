@@ -26,6 +26,7 @@ const MEASURED: Readonly<Record<string, () => Promise<MeasuredOutput>>> = {
   assembly: async () => (await import('./assembly.bench.ts')).assembly(),
   session: async () => (await import('./session.bench.ts')).session(),
   memory: async () => (await import('./memory.bench.ts')).memory(),
+  'wire-bytes': async () => (await import('./wire-bytes.bench.ts')).wireBytes(),
 }
 
 const json = process.argv.includes('--json')

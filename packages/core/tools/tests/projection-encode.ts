@@ -40,7 +40,7 @@ export function openApiToJsonSchema(node: JsonValue): JsonValue {
       'additionalProperties',
     ].includes(key)
     const mapped =
-      key === 'properties' && isObject(value)
+      (key === 'properties' || key === '$defs' || key === 'definitions') && isObject(value)
         ? (objectOf(
             Object.entries(value).map(([k, v]) => [k, openApiToJsonSchema(v as JsonValue)]),
           ) as JsonObject)
@@ -56,17 +56,75 @@ export function openApiToJsonSchema(node: JsonValue): JsonValue {
   return out
 }
 
-/** Validates `value` against a wire schema, the way the route would read it. */
-export function wireValid(wire: JsonValue, profile: ProfileId, value: unknown): boolean {
-  const schema = profile === 'gemini' ? openApiToJsonSchema(wire) : wire
+const roots = new Map<string, string>()
+
+/** `node` with every local `$ref` made absolute against `id` (a registered root), so a sub-schema resolves them. */
+function anchored(node: JsonValue, id: string): JsonValue {
+  if (Array.isArray(node)) return node.map((item) => anchored(item, id))
+  if (!isObject(node)) return node
+  const out: JsonObject = {}
+  for (const [key, value] of Object.entries(node)) {
+    const mapped =
+      key === '$ref' && typeof value === 'string' && value.startsWith('#')
+        ? `${id}${value}`
+        : anchored(value as JsonValue, id)
+    Object.defineProperty(out, key, { value: mapped, enumerable: true, writable: true, configurable: true })
+  }
+  return out
+}
+
+/**
+ * Validates `value` against a wire schema, the way the route would read it; `root` is the whole wire schema a
+ * sub-schema's kept `$ref`s point into.
+ */
+export function wireValid(wire: JsonValue, profile: ProfileId, value: unknown, root?: JsonObject): boolean {
+  const ajv = profile === 'anthropic' ? draft2020 : draft07
+  const convert = (node: JsonValue) => (profile === 'gemini' ? openApiToJsonSchema(node) : node)
+  let schema = convert(wire)
   if (typeof schema === 'boolean') return schema
+  if (root !== undefined && JSON.stringify(schema).includes('"$ref"')) {
+    const rootText = `${profile === 'anthropic' ? '2020' : '07'}${JSON.stringify(root)}`
+    let id = roots.get(rootText)
+    if (id === undefined) {
+      id = `urn:wire:${roots.size}`
+      ajv.addSchema({ ...(convert(root) as JsonObject), $id: id })
+      roots.set(rootText, id)
+    }
+    schema = anchored(schema, id)
+  }
   const key = `${profile === 'anthropic' ? '2020' : '07'}${JSON.stringify(schema)}`
   let validate = cache.get(key)
   if (validate === undefined) {
-    validate = (profile === 'anthropic' ? draft2020 : draft07).compile(schema as JsonObject)
+    validate = ajv.compile(schema as JsonObject)
     cache.set(key, validate)
   }
   return validate(value) as boolean
+}
+
+/** The wire schema a kept `$ref` names (through a null wrapper `{ anyOf: [ref, null] }` a route widened it with). */
+function throughRef(wire: JsonValue, root: JsonObject, decoder: Decoder): JsonValue {
+  let at = wire
+  if (
+    decoder.kind !== 'union' &&
+    isObject(at) &&
+    Array.isArray(at.anyOf) &&
+    at.anyOf.length === 2 &&
+    isObject(at.anyOf[0]) &&
+    typeof at.anyOf[0].$ref === 'string' &&
+    JSON.stringify(at.anyOf[1]) === '{"type":"null"}'
+  )
+    at = at.anyOf[0]
+  for (let hops = 0; hops < 64 && isObject(at) && typeof at.$ref === 'string'; hops++) {
+    const segments = at.$ref
+      .slice(2)
+      .split('/')
+      .map((segment) => decodeURIComponent(segment).replaceAll('~1', '/').replaceAll('~0', '~'))
+    at = segments.reduce<JsonValue>(
+      (node, segment) => (isObject(node) ? (node[segment] as JsonValue) : true),
+      root,
+    )
+  }
+  return at
 }
 
 /** A tiny deterministic PRNG so encoders can make choices that fast-check reproduces from a seed. */
@@ -123,18 +181,25 @@ function isWideningWrapper(wire: JsonValue): boolean {
   )
 }
 
+interface EncodeContext {
+  readonly profile: ProfileId
+  readonly rnd: () => number
+  readonly root: JsonObject
+}
+
 function encodeNode(
   value: unknown,
   decoder: Decoder,
-  wire: JsonValue,
-  profile: ProfileId,
-  rnd: () => number,
+  at: JsonValue,
+  context: EncodeContext,
   state: { lossy: boolean },
 ): unknown {
+  const { profile, rnd, root } = context
+  const wire = throughRef(at, root, decoder)
   switch (decoder.kind) {
     case 'identity':
       // strict mode closes objects and requires every key: a value the declared schema allows may not fit
-      if (profile === 'openai-strict' && !wireValid(wire, profile, value)) state.lossy = true
+      if (profile === 'openai-strict' && !wireValid(wire, profile, value, root)) state.lossy = true
       return value
     case 'json-text':
       return JSON.stringify(value)
@@ -146,8 +211,7 @@ function encodeNode(
           child,
           decoder.properties.get(key) ?? decoder.additional,
           wireProperty(wire, key),
-          profile,
-          rnd,
+          context,
           state,
         ),
       ])
@@ -169,7 +233,7 @@ function encodeNode(
     case 'array':
       if (!Array.isArray(value)) return value
       return value.map((item, index) =>
-        encodeNode(item, decoder.prefix[index] ?? decoder.items, wireItem(wire, index), profile, rnd, state),
+        encodeNode(item, decoder.prefix[index] ?? decoder.items, wireItem(wire, index), context, state),
       )
     case 'union': {
       if (
@@ -181,8 +245,7 @@ function encodeNode(
           value,
           decoder,
           (wire as JsonObject & { anyOf: JsonValue[] }).anyOf[0]!,
-          profile,
-          rnd,
+          context,
           state,
         )
       }
@@ -192,12 +255,12 @@ function encodeNode(
       const candidates: unknown[] = []
       for (const [index, branch] of decoder.branches.entries()) {
         const inner = { lossy: false }
-        const encoded = encodeNode(value, branch, branches[index]!, profile, rnd, inner)
-        if (!inner.lossy && wireValid(branches[index]!, profile, encoded)) candidates.push(encoded)
+        const encoded = encodeNode(value, branch, branches[index]!, context, inner)
+        if (!inner.lossy && wireValid(branches[index]!, profile, encoded, root)) candidates.push(encoded)
       }
       if (candidates.length === 0) {
         // null on a nullable union (gemini `nullable`) goes as it is; strict mode may have closed every branch
-        if (profile === 'openai-strict' && !wireValid(wire, profile, value)) state.lossy = true
+        if (profile === 'openai-strict' && !wireValid(wire, profile, value, root)) state.lossy = true
         return value
       }
       return candidates[Math.floor(rnd() * candidates.length)]
@@ -214,7 +277,7 @@ export function encodeForWire(
   seed: number,
 ): Encoding {
   const state = { lossy: false }
-  const encoded = encodeNode(value, decoder, wire, profile, random(seed), state)
+  const encoded = encodeNode(value, decoder, wire, { profile, rnd: random(seed), root: wire }, state)
   return { value: encoded, lossy: state.lossy }
 }
 

@@ -374,31 +374,66 @@ describe('every profile', () => {
     $id: 'urn:tool',
   }
 
-  it('inlines $ref, sends a recursive $ref as a JSON-text slot, and drops metadata', () => {
+  /** The wire schema a kept `$ref` names (at the root's `$defs`, or inside a root property on anthropic). */
+  const through = (wire: JsonObject, node: JsonObject): JsonObject => {
+    if (typeof node.$ref !== 'string') return node
+    const segments = node.$ref.slice(2).split('/')
+    return segments.reduce<JsonObject>((at, segment) => at[segment] as JsonObject, wire)
+  }
+  const keepsRecursion = new Set(['deepseek', 'openai', 'anthropic'])
+
+  it('keeps $ref and sends each definition once where the route takes references, inlines where not, drops metadata', () => {
     for (const p of PROFILE_IDS) {
       const wire = wireOf(defs, p)
       const text = JSON.stringify(wire)
-      expect(text, p).not.toContain('$ref')
-      expect(text, p).not.toContain('$defs')
       expect(text, p).not.toContain('$comment')
       expect(text, p).not.toContain('$id')
-      expect((prop(wire, 'at').properties as JsonObject).x, p).toMatchObject({ type: expect.anything() })
-      const next = (prop(wire, 'list').properties as JsonObject).next as JsonObject
+      expect(checkProfileContract(wire, p), p).toEqual([])
+      const at = prop(wire, 'at')
+      if (p === 'dsh-subset') {
+        expect(text, p).not.toContain('$ref')
+        expect(text, p).not.toContain('$defs')
+      } else {
+        // Point is defined once on the wire and referenced, as declared (anthropic: inside the first property).
+        expect(text.split('"x":').length - 1, p).toBe(1)
+        expect((at.anyOf as JsonObject[] | undefined)?.[0]?.$ref ?? at.$ref, p).toMatch(/\/\$defs\/Point$/)
+      }
+      const point = through(wire, (at.anyOf as JsonObject[] | undefined)?.[0] ?? at)
+      expect((point.properties as JsonObject).x, p).toMatchObject({ type: expect.anything() })
+      const listWire = prop(wire, 'list')
+      const list = through(wire, (listWire.anyOf as JsonObject[] | undefined)?.[0] ?? listWire)
+      const next = (list.properties as JsonObject).next as JsonObject
       if (p === 'dsh-subset') expect(next, p).toEqual({})
+      // A cycle stays a cycle where the route takes one and nothing in it needs decoding; elsewhere JSON text.
+      else if (keepsRecursion.has(p)) expect(next.$ref, p).toMatch(/\/\$defs\/Node$/)
       else expect(next.description, p).toContain(JSON_TEXT_NOTE)
     }
   })
 
-  it('a recursive value sent as JSON text reads back as the nested object', () => {
+  it('with $ref kept, the wire is the declared schema itself (anthropic: its map moved into the first property)', () => {
+    const { $comment: _c, $id: _i, ...plain } = defs
+    const point = (plain.$defs as JsonObject).Point as JsonObject
+    for (const p of ['deepseek', 'openai', 'codex', 'gemini', 'moonshot'] as const) {
+      const refs = {
+        type: 'object',
+        $defs: { Point: point },
+        properties: { at: { $ref: '#/$defs/Point' } },
+        required: ['at'],
+      }
+      expect(projectParameters(refs, p).wire, p).toBe(refs)
+    }
+    expect(projectParameters(plain, 'deepseek').wire).toBe(plain)
+    // pi-ai sends only the root's properties and required: the three references gain `/properties/at` each.
+    const anthropic = JSON.stringify(projectParameters(plain, 'anthropic').wire).length
+    expect(anthropic).toBe(JSON.stringify(plain).length + 3 * '/properties/at'.length)
+  })
+
+  it('a recursive value reads back as the nested object, whether the wire keeps the cycle or sends it as JSON text', () => {
     const contract = compileToolContract(defs, TOOL)
     for (const p of PROFILE_IDS) {
-      const args = {
-        at: { x: 1 },
-        list: {
-          value: 'a',
-          next: p === 'dsh-subset' ? { value: 'b' } : '{"value":"b","next":{"value":"c"}}',
-        },
-      }
+      const nested = { value: 'b', next: { value: 'c' } }
+      const text = p !== 'dsh-subset' && !keepsRecursion.has(p)
+      const args = { at: { x: 1 }, list: { value: 'a', next: text ? JSON.stringify(nested) : nested } }
       const parsed = contract.parseArguments(args, p) as { list: { next: unknown } }
       expect(parsed.list.next, p).toMatchObject({ value: 'b' })
     }

@@ -110,7 +110,7 @@ describe('projection', () => {
         passing++
         const before = JSON.stringify(schema)
         const projection = projectParameters(schema, p)
-        expect(projection.wire).toBe(schema)
+        expect(projection.wire, `${p}: ${before} → ${JSON.stringify(projection.wire)}`).toBe(schema)
         expect(JSON.stringify(projection.wire)).toBe(before)
         expect(projection.decoder.kind).toBe('identity')
       }),

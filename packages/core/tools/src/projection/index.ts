@@ -1,13 +1,24 @@
 import { type JsonObject, pollutedPrototypeKeys } from '../json-value.ts'
 import type { WorkMeter } from '../work-meter.ts'
 import { acceptedAsDeclared } from './as-declared.ts'
+import { InlineBudgetExceeded, withheldNotice } from './byte-budget.ts'
 import { sameJson } from './canonical.ts'
 import { profileRules } from './profiles.ts'
-import { createWalk, IDENTITY, projectSchema } from './project.ts'
+import {
+  attachDefinitions,
+  createWalk,
+  IDENTITY,
+  type Projected,
+  projectSchema,
+  projectUnusedDefinitions,
+} from './project.ts'
 import type { ProfileId, Projection } from './types.ts'
 
 export interface ProjectionOptions {
-  /** Most wire nodes one projection may build, so inlining `$ref`s cannot blow up; past it a slot becomes JSON text. */
+  /**
+   * Most wire nodes inlining `$ref`s may build in one projection; past it an inlined slot becomes JSON text. (Bytes
+   * are bounded as well: `byte-budget.ts`.)
+   */
   readonly nodeBudget?: number | undefined
   /**
    * Most schema levels projected one by one; a subtree nested deeper is sent as one any-JSON slot and checked
@@ -75,6 +86,9 @@ export function projectFully(
   }
 }
 
+/** Passes after which every recursive use of a kept definition is sent as JSON text (`Walk.unrolled`). */
+const MAX_PASSES = 3
+
 function projectWithin(
   declared: JsonObject,
   profile: ProfileId,
@@ -82,8 +96,46 @@ function projectWithin(
   maxDepth: number,
   meter: WorkMeter | undefined,
 ): Projection {
-  const walk = createWalk(profileRules(profile), declared, budget, maxDepth, meter)
-  const { wire, decoder } = projectSchema(walk, declared, '')
-  if (sameJson(wire, declared) && decoder.kind === 'identity') return { wire: declared, decoder, changes: [] }
-  return { wire: wire as JsonObject, decoder, changes: walk.changes }
+  let unrolled: ReadonlySet<string> | 'all' = new Set<string>()
+  for (let pass = 1; ; pass++) {
+    const walk = createWalk(profileRules(profile), declared, budget, maxDepth, meter, unrolled)
+    let projected: Projected
+    try {
+      projected = projectSchema(walk, declared, '')
+      projectUnusedDefinitions(walk)
+    } catch (error) {
+      if (!(error instanceof InlineBudgetExceeded)) throw error
+      return withhold(declared, profile, error.declaredBytes, undefined)
+    }
+    if (walk.misjudged.size > 0 && unrolled !== 'all') {
+      // A recursive definition was taken to need no decoding and does: project again, reading it as JSON text there.
+      unrolled = pass >= MAX_PASSES ? 'all' : new Set([...unrolled, ...walk.misjudged])
+      continue
+    }
+    const wire = attachDefinitions(walk, projected.wire as JsonObject)
+    const { decoder } = projected
+    if (sameJson(wire, declared) && decoder.kind === 'identity')
+      return { wire: declared, decoder, changes: [] }
+    if (walk.inlining !== undefined) {
+      // The running count bounds what was built; the wire's exact size is held to the same budget.
+      const { declaredBytes, allowance } = walk.inlining
+      const wireBytes = JSON.stringify(wire).length
+      if (wireBytes > declaredBytes + allowance) return withhold(declared, profile, declaredBytes, wireBytes)
+    }
+    return { wire, decoder, changes: walk.changes }
+  }
+}
+
+function withhold(
+  declared: JsonObject,
+  profile: ProfileId,
+  declaredBytes: number,
+  wireBytes: number | undefined,
+): Projection {
+  return {
+    wire: declared,
+    decoder: IDENTITY,
+    changes: [],
+    withheld: withheldNotice(profile, declaredBytes, wireBytes),
+  }
 }

@@ -21,6 +21,8 @@ const UNION_ANNOTATIONS = new Set(['anyOf', 'oneOf', 'description', 'title', 'de
 /** The same schema, also admitting `null`: how a route that fills optional fields can say "not provided". */
 export function widenToNullable(schema: JsonObject): JsonObject {
   const union = Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)
+  // A reference admits what its target does: null goes beside it, so the reference stays as it is.
+  if (typeof schema.$ref === 'string') return { anyOf: [schema, { type: 'null' }] }
   if (union && Object.keys(schema).some((key) => !UNION_ANNOTATIONS.has(key))) {
     // A union beside other keywords (a typed node narrowed by untyped branches): adding null to both the type and
     // the branches would change what the branches mean, so the whole node becomes one alternative beside null.

@@ -1,6 +1,7 @@
 import { toPointer } from '../json-pointer.ts'
 import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
 import type { SchemaViolation } from '../violation.ts'
+import type { DefinitionMap } from './definitions.ts'
 import { meetsName } from './names.ts'
 import { admitsNull } from './nullable.ts'
 import { type ProfileRules, profileRules } from './profiles.ts'
@@ -35,9 +36,17 @@ function typesOf(node: JsonObject): string[] {
 function checkKeywords(check: Check, node: JsonObject, path: Path): void {
   const { rules } = check
   for (const keyword of Object.keys(node)) {
-    if (METADATA.has(keyword)) fail(check, [...path, keyword], 'profile-keyword', 'metadata is not sent')
-    else if (keyword === '$ref')
-      fail(check, [...path, keyword], 'profile-keyword', 'references are inlined before sending')
+    if (keyword === '$ref') checkRef(check, node, path)
+    else if (rules.refs.maps.has(keyword as DefinitionMap)) {
+      if (path.length === 0 && rules.refs.place === 'root-property')
+        fail(
+          check,
+          [keyword],
+          'profile-shape',
+          'definitions at the root are not sent (they go in a root property)',
+        )
+    } else if (METADATA.has(keyword))
+      fail(check, [...path, keyword], 'profile-keyword', 'metadata is not sent')
     else if (keyword === 'nullable' && rules.nullType === 'nullable') continue
     else if (!isVocabulary(keyword))
       fail(check, [...path, keyword], 'profile-keyword', `\`${keyword}\` is not JSON Schema vocabulary`)
@@ -47,10 +56,37 @@ function checkKeywords(check: Check, node: JsonObject, path: Path): void {
   }
 }
 
+/** A `$ref` the route takes: into a definition map it reads, with only the siblings it allows (`RefRules`). */
+function checkRef(check: Check, node: JsonObject, path: Path): void {
+  const { refs, keeps } = check.rules
+  const at = [...path, '$ref']
+  const ref = node.$ref
+  const form = typeof ref === 'string' ? KEPT_REF.exec(ref) : null
+  if (refs.maps.size === 0) fail(check, at, 'profile-keyword', 'references are inlined before sending')
+  else if (form === null || !refs.maps.has(form[1] as DefinitionMap))
+    fail(
+      check,
+      at,
+      'profile-keyword',
+      `a reference outside ${[...refs.maps].map((m) => `#/${m}/`).join(' or ')}`,
+    )
+  else {
+    const besides = Object.keys(node).filter(
+      (key) =>
+        key !== '$ref' && !(refs.siblings.has(key) && keeps.has(key)) && !refs.maps.has(key as DefinitionMap),
+    )
+    if (besides.length > 0) fail(check, at, 'profile-shape', `a reference beside ${besides.join(', ')}`)
+  }
+}
+
+const KEPT_REF = /^#(?:\/properties\/[^/]+)?\/(\$defs|definitions)\/[^/]+$/
+
 function checkTypes(check: Check, node: JsonObject, path: Path, constraint: boolean): void {
   const { rules } = check
   const types = typesOf(node)
   const union = Array.isArray(node.anyOf) || Array.isArray(node.oneOf)
+  // A reference takes its definition's type, which is checked where the definition is.
+  if (typeof node.$ref === 'string' && rules.refs.maps.size > 0) return
   if (types.length === 0 && !union && !constraint) {
     const annotationOnly = Object.keys(node).every((key) => ANNOTATIONS.has(key))
     if (rules.anyJson === 'json-text' || !annotationOnly)
@@ -185,8 +221,13 @@ function checkArray(check: Check, node: JsonObject, path: Path): void {
 }
 
 /** The value slots below a node: the positions projection rewrites (constraint keywords are taken verbatim). */
-function slots(node: JsonObject): [Path, JsonValue][] {
+function slots(node: JsonObject, rules: ProfileRules): [Path, JsonValue][] {
   const found: [Path, JsonValue][] = []
+  for (const map of rules.refs.maps) {
+    const entries = node[map]
+    if (isJsonObject(entries))
+      for (const [name, schema] of Object.entries(entries)) found.push([[map, name], schema])
+  }
   if (isJsonObject(node.properties))
     for (const [name, schema] of Object.entries(node.properties)) found.push([['properties', name], schema])
   if (isJsonObject(node.additionalProperties))
@@ -252,7 +293,7 @@ function checkNodes(check: Check, root: JsonObject): void {
     checkObject(check, node, path)
     checkArray(check, node, path)
     const constraints = constraintUnion(check, node)
-    const below = slots(node).map(([relative, schema]) => ({
+    const below = slots(node, check.rules).map(([relative, schema]) => ({
       node: schema,
       path: [...path, ...relative],
       constraint: constraints && (relative[0] === 'anyOf' || relative[0] === 'oneOf'),

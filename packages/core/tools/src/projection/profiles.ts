@@ -49,7 +49,30 @@ export interface ProfileRules {
   readonly propertyKeys: NameRule | undefined
   /** Tool names the route takes; other names are renamed on the wire and mapped back (`renameAll`). */
   readonly toolNames: NameRule
+  /** Which local `$ref`s go on the wire as references (the rest are inlined, within `byte-budget.ts`). */
+  readonly refs: RefRules
 }
+
+/**
+ * A `$ref` to an entry of a definition map (`#/$defs/Name`, `#/definitions/Name`) is kept on the wire where the route
+ * takes it, and the entry is projected once, into the wire's own map: the wire costs what the declared schema does.
+ * Any other `$ref` (a pointer elsewhere, an anchor, `#`) is inlined, as is every `$ref` on a route that takes none.
+ */
+export interface RefRules {
+  /** The definition maps a kept `$ref` may point into; empty: every `$ref` is inlined. */
+  readonly maps: ReadonlySet<'$defs' | 'definitions'>
+  /** Keywords a kept `$ref` may have beside it (among those the route keeps); with any other it is inlined. */
+  readonly siblings: ReadonlySet<string>
+  /** A definition may use itself, directly or through others; where not, the recursive use is sent as JSON text. */
+  readonly recursive: boolean
+  /**
+   * Where the wire's definitions go: the root, or inside the first root property that holds a schema object, for a
+   * route that sends only the root's `properties` and `required` (pi-ai's Anthropic route).
+   */
+  readonly place: 'root' | 'root-property'
+}
+
+const BOTH_MAPS: ReadonlySet<'$defs' | 'definitions'> = new Set(['$defs', 'definitions'])
 
 const ANNOTATIONS = ['description', 'title', 'default', 'examples']
 const NUMBER_BOUNDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']
@@ -146,6 +169,8 @@ const BASE: Omit<ProfileRules, 'id'> = {
   refusedPatterns: new Set(),
   propertyKeys: undefined,
   toolNames: FUNCTION_NAMES,
+  // No source reports these routes refusing a local `$ref` into `$defs`/`definitions` (PROFILES.md, References).
+  refs: { maps: BOTH_MAPS, siblings: new Set(ANNOTATIONS), recursive: true, place: 'root' },
 }
 
 export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId, ProfileRules>([
@@ -178,6 +203,9 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       requiredDeclaredOnly: true,
       arraysNeedItems: true,
       refusedPatterns: OPENAI_REFUSED_PATTERNS,
+      // openai-node 7.59.0 `transform.ts`: "Schema $ref at `…` has non-annotation siblings that Draft 7 ignores and
+      // cannot be represented in strict Structured Outputs" (a ref with only annotations beside it is kept).
+      refs: { ...BASE.refs, siblings: new Set(['description', 'title', 'default']) },
     },
   ],
   // Codex (Responses API, strict: null): validated like OpenAI; declared optional fields get filled (#1149), so
@@ -201,6 +229,9 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       keeps: keeps(DRAFT_07_VALIDATION.filter((k) => k !== 'dependencies' && k !== 'additionalItems')),
       tuples: 'prefix-items',
       propertyKeys: ANTHROPIC_KEYS,
+      // pi-ai 0.82.1 `anthropic-messages.js` `convertTools` sends only the root's `properties` and `required`, so a
+      // root `$defs` would not arrive: the wire's definitions go inside the first root property.
+      refs: { ...BASE.refs, place: 'root-property' },
     },
   ],
   // Gemini function declarations (`parameters`, the OpenAPI 3.0 subset).
@@ -230,6 +261,14 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       requiredDeclaredOnly: true,
       propertyKeys: GEMINI_KEYS,
       toolNames: GEMINI_NAMES,
+      // pi-ai sends `parametersJsonSchema`, which takes `$ref`/`$defs` but refuses a `$ref` beside anything but
+      // `description`/`default` (anomalyco/opencode#12295) and cyclic schemas (gemini-cli#5030).
+      refs: {
+        maps: BOTH_MAPS,
+        siblings: new Set(['description', 'default']),
+        recursive: false,
+        place: 'root',
+      },
     },
   ],
   // Moonshot (Kimi) chat completions, non-strict (pi-ai detects `supportsStrictMode: false`): its "Moonshot flavored
@@ -247,6 +286,10 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       typedEverywhere: true,
       requiredDeclaredOnly: true,
       toolNames: MOONSHOT_NAMES,
+      // "references must start with #/$defs/" (OnesoftQwQ/opencode-go-copilot#67); "conflicting keywords found after
+      // $ref expansion: description" (kimi-cli#2061): only `#/$defs/` refs with nothing beside them, and, since it
+      // expands references itself, none that recurse.
+      refs: { maps: new Set(['$defs']), siblings: new Set(), recursive: false, place: 'root' },
     },
   ],
   // Exactly what DSH's `assertSupportedJsonSchema` (packages/core/tools/src/json-schema.ts) accepts.
@@ -265,6 +308,8 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       formats: new Set(),
       schemaValuedAdditional: false,
       requiredDeclaredOnly: true,
+      // DSH's subset has no `$ref`: every reference is inlined.
+      refs: { maps: new Set(), siblings: new Set(), recursive: false, place: 'root' },
     },
   ],
 ])

@@ -3,7 +3,16 @@ import { containsKey, defineOwn, isJsonObject, type JsonObject, type JsonValue }
 import { type LocalRefs, localRefs, resolveLocalRef } from '../local-refs.ts'
 import { subschemasOf } from '../subschemas.ts'
 import type { WorkMeter } from '../work-meter.ts'
+import { InlineBudgetExceeded, inlineAllowance, jsonSizes, sizeOf } from './byte-budget.ts'
 import { sameJson } from './canonical.ts'
+import {
+  type DefinitionMap,
+  definitionHost,
+  isDefinitionMap,
+  type KeptRef,
+  keptRef,
+  wireRef,
+} from './definitions.ts'
 import { meetsName, type NameRule, type Renames, renameAll } from './names.ts'
 import { admitsNull, widenToNullable } from './nullable.ts'
 import type { ProfileRules } from './profiles.ts'
@@ -25,7 +34,7 @@ import {
  * rewrite keeps the meaning or widens the wire (the declared schema still validates locally); none narrows what a
  * valid call can send, except closing objects on strict routes, which is what strict mode is.
  */
-interface Walk {
+export interface Walk {
   readonly rules: ProfileRules
   readonly document: JsonObject
   readonly changes: ProjectionChange[]
@@ -42,6 +51,35 @@ interface Walk {
   readonly maxDepth: number
   /** The document's key rename table, built on first need (`null`: built, and the route takes every key). */
   keyTable: Renames | null | undefined
+  /** Definitions kept on the wire, by `KeptRef.id`, in the order first used. */
+  readonly definitions: Map<string, Definition>
+  /** The same, by the wire spelling of each reference to them. */
+  readonly wireRefs: Map<string, Definition>
+  /**
+   * Definitions whose recursive uses are sent as JSON text: a use inside the definition's own projection is taken to
+   * need no decoding, and where that proved wrong (`misjudged`), the next pass of `projectWithin` unrolls it.
+   */
+  readonly unrolled: ReadonlySet<string> | 'all'
+  readonly misjudged: Set<string>
+  /** Where a `root-property` route's definitions go (the declared name; `null`: no root property can hold them). */
+  host: string | null | undefined
+  /** The definition maps sent whole, even empty (`projectUnusedDefinitions`). */
+  readonly sentMaps: Set<DefinitionMap>
+  /** What inlining has added so far (`byte-budget.ts`), from the first inlined reference on. */
+  inlining: Inlining | undefined
+}
+
+interface Definition {
+  readonly kept: KeptRef
+  projected: Projected | undefined
+  usedRecursively: boolean
+}
+
+interface Inlining {
+  readonly sizes: WeakMap<object, number>
+  readonly declaredBytes: number
+  readonly allowance: number
+  added: number
 }
 
 export interface Projected {
@@ -111,6 +149,9 @@ function projectRef(walk: Walk, node: JsonObject, pointer: string): Projected {
 function projectRefTarget(walk: Walk, node: JsonObject, pointer: string): Projected {
   const ref = node.$ref as string
   const { $ref: _ref, ...siblings } = node
+  const kept = pointer === '' ? undefined : keptRef(walk.document, node, walk.rules.refs, walk.rules.keeps)
+  const reference = kept === undefined ? undefined : projectKeptRef(walk, node, kept, pointer)
+  if (reference !== undefined) return reference
   if (walk.expanding.has(ref)) {
     return anyJsonSlot(walk, siblings, pointer, `recursive reference ${ref} sent as JSON text`)
   }
@@ -124,6 +165,7 @@ function projectRefTarget(walk: Walk, node: JsonObject, pointer: string): Projec
   if (target === undefined)
     return anyJsonSlot(walk, siblings, pointer, `unresolvable reference ${ref} sent as JSON text`)
   note(walk, pointer, 'inlined-ref', `inlined ${ref}`, '$ref')
+  chargeInlining(walk, target)
   // Sibling annotations describe this use of the target, so they win over the target's own.
   const merged: JsonValue =
     target === true ? siblings : isJsonObject(target) ? { ...target, ...siblings } : target
@@ -133,6 +175,133 @@ function projectRefTarget(walk: Walk, node: JsonObject, pointer: string): Projec
   } finally {
     walk.expanding.delete(ref)
   }
+}
+
+/**
+ * A reference the route takes (`RefRules`): sent as written (re-pointed where the definitions move, `root-property`),
+ * its definition projected once for the whole document and read back with that definition's decoder. `undefined`
+ * when it must be inlined after all: no root property can hold a `root-property` route's definitions, or two maps'
+ * entries would meet under one wire name.
+ */
+function projectKeptRef(walk: Walk, node: JsonObject, kept: KeptRef, pointer: string): Projected | undefined {
+  const host = definitionsHost(walk)
+  if (host === null) return undefined
+  let definition = walk.definitions.get(kept.id)
+  if (definition !== undefined && definition.kept.target !== kept.target) return undefined
+  const ref = wireRef(kept, host === undefined ? undefined : wireKey(walk, host))
+  if (ref !== node.$ref) note(walk, pointer, 'converted', `reference written as ${ref}`, '$ref')
+  const wire: JsonObject = { $ref: ref }
+  for (const [key, value] of Object.entries(node))
+    if (key !== '$ref' && !isDefinitionMap(key)) defineOwn(wire, key, value)
+  if (definition === undefined) {
+    definition = { kept, projected: undefined, usedRecursively: false }
+    walk.definitions.set(kept.id, definition)
+    walk.wireRefs.set(ref, definition)
+    const projected = projectSchema(walk, kept.target, kept.pointer)
+    definition.projected = projected
+    if (definition.usedRecursively && projected.decoder.kind !== 'identity') walk.misjudged.add(kept.id)
+    return { wire, decoder: projected.decoder }
+  }
+  walk.wireRefs.set(ref, definition)
+  if (definition.projected !== undefined) return { wire, decoder: definition.projected.decoder }
+  // A use inside the definition's own projection: a reference cycle.
+  const { $ref: _ref, ...siblings } = node
+  if (!walk.rules.refs.recursive || walk.unrolled === 'all' || walk.unrolled.has(kept.id))
+    return anyJsonSlot(walk, siblings, pointer, `recursive reference ${String(node.$ref)} sent as JSON text`)
+  definition.usedRecursively = true
+  return { wire, decoder: IDENTITY }
+}
+
+/** The declared root property a `root-property` route's definitions go into; `undefined` on other routes. */
+function definitionsHost(walk: Walk): string | null | undefined {
+  if (walk.rules.refs.place !== 'root-property') return undefined
+  walk.host ??= definitionHost(walk.document) ?? null
+  return walk.host
+}
+
+/** The wire name of a declared property key (renamed where the route refuses it). */
+function wireKey(walk: Walk, name: string): string {
+  const rule = walk.rules.propertyKeys
+  if (rule === undefined) return name
+  walk.keyTable ??= documentKeyRenames(walk.document, rule) ?? null
+  return walk.keyTable?.toWire.get(name) ?? name
+}
+
+/** Counts what inlining `target` adds; past the budget the projection stops at once (`InlineBudgetExceeded`). */
+function chargeInlining(walk: Walk, target: JsonValue): void {
+  if (walk.inlining === undefined) {
+    const sizes = jsonSizes(walk.document)
+    const declaredBytes = sizeOf(sizes, walk.document)
+    walk.inlining = { sizes, declaredBytes, allowance: inlineAllowance(declaredBytes), added: 0 }
+  }
+  const inlining = walk.inlining
+  inlining.added += sizeOf(inlining.sizes, target)
+  if (inlining.added > inlining.allowance)
+    throw new InlineBudgetExceeded(inlining.declaredBytes, inlining.allowance)
+}
+
+/** A wire node with a kept `$ref` read as the definition it names (as far as it is projected yet). */
+function throughRef(walk: Walk, wire: JsonValue): JsonValue | undefined {
+  let at: JsonValue | undefined = wire
+  // A definition that is only a reference to another: bounded by the number of definitions.
+  for (let hops = 0; hops <= walk.definitions.size && isJsonObject(at) && typeof at.$ref === 'string'; hops++)
+    at = walk.wireRefs.get(at.$ref)?.projected?.wire
+  return isJsonObject(at) && typeof at.$ref === 'string' ? undefined : at
+}
+
+/**
+ * The entries no reference used, projected too when nothing was inlined: an unchanged schema then stays the very
+ * declared one. (Where a reference was inlined, the wire is rebuilt anyway and carries only what it references.)
+ */
+export function projectUnusedDefinitions(walk: Walk): void {
+  const host = definitionsHost(walk)
+  if (walk.inlining !== undefined || host === null) return
+  const properties = walk.document.properties
+  // The host property holds them where an earlier projection for the route put them (projecting is idempotent).
+  const holders: [string, JsonValue | undefined][] = [['', walk.document]]
+  if (host !== undefined && isJsonObject(properties))
+    holders.push([toPointer(['properties', host]), properties[host]])
+  for (const [at, holder] of holders)
+    for (const map of walk.rules.refs.maps) {
+      const entries = isJsonObject(holder) ? holder[map] : undefined
+      if (!isJsonObject(entries)) continue
+      walk.sentMaps.add(map)
+      for (const key of Object.keys(entries)) {
+        const ref = `#${at}${toPointer([map, key])}`
+        const kept = keptRef(walk.document, { $ref: ref }, walk.rules.refs, walk.rules.keeps)
+        if (kept === undefined || walk.definitions.has(kept.id)) continue
+        walk.definitions.set(kept.id, {
+          kept,
+          projected: projectSchema(walk, kept.target, kept.pointer),
+          usedRecursively: false,
+        })
+      }
+    }
+}
+
+/** The wire's definitions where the route reads them: the root, or inside the host property. */
+export function attachDefinitions(walk: Walk, wire: JsonObject): JsonObject {
+  const maps = new Map<string, JsonObject>([...walk.sentMaps].map((map) => [map, {}]))
+  for (const { kept, projected } of walk.definitions.values()) {
+    if (projected === undefined) continue
+    const entries = maps.get(kept.map) ?? {}
+    maps.set(kept.map, entries)
+    defineOwn(entries, kept.key, projected.wire)
+  }
+  if (maps.size === 0) return wire
+  const host = definitionsHost(walk)
+  const properties = wire.properties
+  const at = host == null ? undefined : wireKey(walk, host)
+  if (at !== undefined && isJsonObject(properties) && isJsonObject(properties[at])) {
+    const holder: JsonObject = { ...(properties[at] as JsonObject) }
+    for (const [map, entries] of maps) holder[map] = entries
+    const moved: JsonObject = { ...properties }
+    defineOwn(moved, at, holder)
+    return { ...wire, properties: moved }
+  }
+  const rooted: JsonObject = { ...wire }
+  for (const [map, entries] of maps) rooted[map] = entries
+  return rooted
 }
 
 /** The JSON types a node's own keywords pin down, or `undefined` when it names none (any JSON, or a pure union). */
@@ -374,7 +543,14 @@ function foldNullBranch(
     return enumAsText(walk, folded, [...values, null], pointer)
   const projected = projectSchema(walk, folded, pointer)
   return isJsonObject(projected.wire) && projected.decoder.kind !== 'json-text'
-    ? { wire: { ...projected.wire, nullable: true }, decoder: declaring(projected.decoder, node) }
+    ? {
+        // `nullable` beside a `$ref` is refused (anomalyco/opencode#12295): the reference becomes one branch.
+        wire:
+          typeof projected.wire.$ref === 'string'
+            ? { anyOf: [projected.wire], nullable: true }
+            : { ...projected.wire, nullable: true },
+        decoder: declaring(projected.decoder, node),
+      }
     : projected
 }
 
@@ -462,7 +638,7 @@ function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', 
     : {
         kind: 'union',
         branches: projected.map((p) => p.decoder),
-        types: projected.map((p) => wireTypes(p.wire)),
+        types: projected.map((p) => wireTypes(throughRef(walk, p.wire) ?? true)),
         declared: node,
       }
   return { wire, decoder }
@@ -556,7 +732,9 @@ export function projectSchema(walk: Walk, node: JsonValue, pointer: string): Pro
 
 function projectNode(walk: Walk, node: JsonValue, pointer: string): Projected {
   walk.meter?.count('projection-node')
-  if (--walk.budget < 0) return anyJsonSlot(walk, {}, pointer, 'schema too large to send in full')
+  // The budget bounds what inlining builds; the declared nodes themselves are projected once each.
+  if (walk.expanding.size > 0 && --walk.budget < 0)
+    return anyJsonSlot(walk, {}, pointer, 'schema too large to send in full')
   if (node === true) return anyJsonSlot(walk, {}, pointer, '`true` (any value) sent as JSON text')
   if (!isJsonObject(node)) {
     if (walk.rules.booleanSchemas) return { wire: node, decoder: IDENTITY }
@@ -675,7 +853,9 @@ function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: 
       continue
     }
     if (METADATA.has(keyword)) {
-      note(walk, child(pointer, keyword), 'dropped', 'metadata the route does not need', keyword)
+      // A definition map the route reads references into is sent again, with what the wire references in it.
+      if (!walk.rules.refs.maps.has(keyword as DefinitionMap))
+        note(walk, child(pointer, keyword), 'dropped', 'metadata the route does not need', keyword)
     } else if (!isVocabulary(keyword)) {
       note(walk, child(pointer, keyword), 'dropped', 'not JSON Schema vocabulary', keyword)
     } else if (pointer === '' && ROOT_CONDITIONAL.has(keyword)) {
@@ -874,7 +1054,8 @@ function projectObjectKeywords(
       optional &&
       (rules.nullableOptionals || rules.strictObjects) &&
       (isJsonObject(propertyWire) || propertyWire === false) &&
-      !admitsNull(propertyWire)
+      // A kept `$ref` admits what its definition does (one not projected yet, a cycle, counts as no).
+      !admitsNull(throughRef(walk, propertyWire) ?? false)
     ) {
       // `false` (must be absent) still gets filled by these routes: null is all it may hold on the wire.
       propertyWire = propertyWire === false ? { type: 'null' } : widenToNullable(propertyWire)
@@ -1047,8 +1228,16 @@ export function createWalk(
   budget: number,
   maxDepth: number,
   meter?: WorkMeter,
+  unrolled: ReadonlySet<string> | 'all' = new Set(),
 ): Walk {
   return {
+    definitions: new Map(),
+    wireRefs: new Map(),
+    unrolled,
+    misjudged: new Set(),
+    sentMaps: new Set(),
+    host: undefined,
+    inlining: undefined,
     rules,
     document,
     refs: localRefs(document),

@@ -95,4 +95,10 @@ export interface Projection {
    * reads keywords as properties, so it does not run while `Object.prototype` carries enumerable keys.
    */
   readonly notProjected?: string | undefined
+  /**
+   * Set when the route needs `$ref`s inlined and the inlined wire would pass the byte budget (`byte-budget.ts`): the
+   * tool must not be offered on this route, and this notice (naming its size and the budget) says why. `wire` is
+   * then the declared schema, as stock DSH would send it, for a host that does not know this field.
+   */
+  readonly withheld?: string | undefined
 }
