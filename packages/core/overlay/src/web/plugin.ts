@@ -35,15 +35,9 @@ export function apply(ctx: Context): void {
   const ledger = verdictLedgerOf(rawTools(ctx))
   // A per-start prefix: a revision the browser got from an earlier start never matches this start's views.
   const start = randomBytes(6).toString('hex')
-  let recorded = 0
-  ctx.effect(
-    () =>
-      ledger.subscribe(() => {
-        recorded++
-      }),
-    'dsh-harden-web: count verdicts',
-  )
-  const revision = () => `${start}-${recorded}`
+  // The ledger's own revision moves on every verdict and every tool that left (a plugin disposed), so a view a tool
+  // only left is never served as unchanged.
+  const revision = () => `${start}-${ledger.revision}`
   const handler = contractsHandler({
     revision,
     view: () =>
