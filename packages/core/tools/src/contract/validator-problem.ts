@@ -63,8 +63,8 @@ export function patternProblem(identity: ToolIdentity, problem: PatternProblem):
   return {
     identity,
     pointer: problem.pointer,
-    construct: `the \`pattern\` ${JSON.stringify(problem.pattern)} at ${problem.pointer} uses ${problem.construct}, which the linear-time regex engine (RE2) does not run`,
-    detail: 'rewrite the pattern without lookaround or backreferences',
+    construct: `the \`pattern\` ${JSON.stringify(problem.pattern)} at ${problem.pointer} uses ${problem.construct}, which the linear-time regex engine (RE2) cannot run with ECMAScript's meaning`,
+    detail: problem.hint,
     fallback:
       'ajv for every other keyword; a call whose value reaches this pattern is refused with ToolArgsError (never matched by a backtracking engine)',
   }

@@ -301,7 +301,7 @@ function run(validate: ValidateFunction, args: unknown, meter: WorkMeter | undef
       return unchecked({
         pointer: '',
         keyword: 'pattern',
-        message: `cannot be checked: ${error.message} (rewrite the pattern without lookaround or backreferences)`,
+        message: `cannot be checked: ${error.message}`,
       })
     // ajv's generated code recurses with the data along recursive references (and forever on a schema that refers
     // to itself without consuming data): report that as a violation instead of throwing RangeError at the caller.
