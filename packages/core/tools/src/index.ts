@@ -66,7 +66,7 @@ export {
   type Projection,
   type ProjectionChange,
 } from './projection/types.ts'
-export { isRepairable, repairParameters } from './repair.ts'
+export { isRepairable, type RepairAttempt, repairParameters } from './repair.ts'
 export { checkToolParameters, type RootContractResult } from './root-contract.ts'
 export { checkSchemaShape } from './schema-shape.ts'
 export { type SnapshotResult, snapshotJson } from './snapshot.ts'

@@ -1,7 +1,7 @@
-import { repairUnionRoot } from './boundary/union-root.ts'
 import { parsePointer, toPointer } from './json-pointer.ts'
 import { defineOwn, isJsonObject, type JsonObject, type JsonValue, ownValue } from './json-value.ts'
 import { localRefs, resolveLocalRef } from './local-refs.ts'
+import { repairUnionRoot } from './union-root.ts'
 import type { SchemaViolation } from './violation.ts'
 
 /**
@@ -163,7 +163,7 @@ function rootRef(root: JsonObject, v: SchemaViolation): PlannedFix | undefined {
   })
 }
 
-/** A root union of object schemas as one object root: `boundary/union-root.ts` says why that keeps its meaning. */
+/** A root union of object schemas as one object root: `union-root.ts` says why that keeps its meaning. */
 function rootUnion(root: JsonObject, v: SchemaViolation): PlannedFix | undefined {
   // The union repair reads `anyOf` first: a root with both has no fix for its `oneOf`, so it is planned once.
   const keyword = Array.isArray(ownValue(root, 'anyOf'))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { repairUnionRoot } from '../src/boundary/union-root.ts'
 import type { JsonObject } from '../src/index.ts'
+import { repairUnionRoot } from '../src/union-root.ts'
 
 /**
  * What the union-root repair shows the model and what it refuses (issue 23 item 7: mutants of `union-root.ts` the
@@ -120,6 +120,28 @@ describe('the wire of a repaired root union', () => {
     expect(schema.required).toEqual(['id', 'tag'])
   })
 
+  it('a `$ref` branch with only a description beside it is its target', () => {
+    const schema = repaired({
+      $defs: { base: SEARCH },
+      anyOf: [{ $ref: '#/$defs/base', description: 'search' }, FETCH],
+    })
+    expect(Object.keys(schema.properties as JsonObject)).toEqual(['mode', 'query', 'url'])
+    expect(schema.additionalProperties).toBe(false)
+  })
+
+  it('closed only when every branch is: a branch with patternProperties, or the root’s own additionalProperties, decides', () => {
+    const patterned = { ...FETCH, patternProperties: { '^x-': { type: 'string' } } }
+    expect(repaired({ anyOf: [SEARCH, patterned] })).not.toHaveProperty('additionalProperties')
+    expect(repaired({ anyOf: [SEARCH, FETCH], additionalProperties: true }).additionalProperties).toBe(true)
+  })
+
+  it('the repair notice counts the alternatives and says how to declare the tool instead', () => {
+    const repair = repairUnionRoot({ oneOf: [SEARCH, FETCH, false] })
+    if (repair.kind !== 'repaired') throw new Error('not repaired')
+    expect(repair.repaired.message).toMatch(/^a root `oneOf` of 3 object schemas: served as one object root/)
+    expect(repair.repaired.hint).toMatch(/optional/)
+  })
+
   it('a branch admitting no object adds nothing and is kept in the union; one alternative is that alternative', () => {
     const schema = repaired({ anyOf: [false, { type: 'string' }, FETCH] })
     expect(Object.keys(schema.properties as JsonObject)).toEqual(['mode', 'url'])
@@ -139,7 +161,7 @@ describe('the wire of a repaired root union', () => {
 
 describe('a root union with no single object reading is refused, saying where and why', () => {
   it.each([
-    [{ anyOf: [] }, '/anyOf', /no alternative/],
+    [{ anyOf: [] }, '/anyOf', /lists no alternative/],
     [{ anyOf: [SEARCH], if: SEARCH }, '/if', /`if`/],
     [Object.defineProperty({ oneOf: [SEARCH] }, 'then', { value: {}, enumerable: true }), '/then', /`then`/],
     [{ anyOf: [SEARCH], else: {} }, '/else', /`else`/],
@@ -147,6 +169,10 @@ describe('a root union with no single object reading is refused, saying where an
     [{ anyOf: [SEARCH], not: {} }, '/not', /`not`/],
     [{ anyOf: [true] }, '/anyOf/0', /not an object schema/],
     [{ anyOf: [SEARCH, { anyOf: [SEARCH] }] }, '/anyOf/1', /own `anyOf`/],
+    [{ anyOf: [SEARCH, { oneOf: [SEARCH] }] }, '/anyOf/1', /own `oneOf`/],
+    [{ anyOf: [SEARCH, { allOf: [SEARCH] }] }, '/anyOf/1', /own `allOf`/],
+    [{ anyOf: [SEARCH, { not: FETCH }] }, '/anyOf/1', /own `not`/],
+    [{ anyOf: [SEARCH, { if: FETCH }] }, '/anyOf/1', /own `if`/],
     [{ anyOf: [{ $ref: '#/$defs/none' }] }, '/anyOf/0', /does not name an object schema/],
     [{ anyOf: [false, { type: 'string' }] }, '/anyOf', /no alternative admits an object/],
   ])('%j at %s', (schema, pointer, why) => {
