@@ -4,6 +4,8 @@ import {
   judgeMcpSchema,
   judgeMcpToolList,
   meetsMcpSchemaShape,
+  REASONS_SHOWN,
+  showChange,
   stockRouteVerdict,
   toolRouteVerdict,
 } from '../src/index.ts'
@@ -35,7 +37,7 @@ describe('the MCP `Tool` shape, as the SDK judges inputSchema and outputSchema',
     [{ type: 'object', properties: { a: 'string' } }, false],
     [{ type: 'object', required: 'a' }, false],
     [{ type: 'object', required: [1] }, false],
-    [new (class Schema {})(), false],
+    [Object.assign(new (class Schema {})(), { type: 'object' }), false],
   ])('%j meets it: %s', (schema, meets) => {
     expect(meetsMcpSchemaShape(schema)).toBe(meets)
   })
@@ -187,5 +189,40 @@ describe('the route verdicts of the compatibility table', () => {
     expect(shown[2]!.changes.join('\n')).toMatch(/inputSchema \/properties repaired properties-not-map/)
     expect(shown[3]!.reasons.length).toBeGreaterThan(0)
     expect(shown[3]!.reasons[0]).toMatch(/^inputSchema: /)
+    expect(shown[3]).toMatchObject({ changes: [], decoder: [] })
+  })
+
+  it('reasons are cut to the first few; a dropped output schema and metadata drops are listed as changes', () => {
+    const keys = Object.fromEntries(Array.from({ length: 7 }, (_, n) => [`k ${n}`, { type: 'string' }]))
+    expect(stockRouteVerdict({ type: 'object', properties: keys }, 'anthropic').reasons).toHaveLength(
+      REASONS_SHOWN,
+    )
+    const untyped = Object.fromEntries(Array.from({ length: 7 }, (_, n) => [`k${n}`, {}]))
+    expect(stockRouteVerdict({ type: 'object', properties: untyped }, 'deepseek').reasons).toHaveLength(
+      REASONS_SHOWN,
+    )
+    expect(stockRouteVerdict('text', 'openai').reasons).toEqual([
+      '(root): the inputSchema is not a JSON object, so no route can take it',
+    ])
+    const listed = {
+      name: 'meta',
+      inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {} },
+      outputSchema: { type: 'string' },
+    }
+    const [verdict] = judgeMcpToolList([listed], { profile: 'anthropic' })
+    const shown = toolRouteVerdict(listed, verdict!)
+    expect(shown.verdict).toBe('repaired')
+    expect(shown.decoder).toEqual([])
+    expect(shown.changes.join('\n')).toMatch(/^outputSchema dropped \(output-unchecked\): /m)
+    expect(shown.changes.join('\n')).toMatch(/^\/\$schema dropped \$schema: /m)
+  })
+
+  it('a projection change reads `pointer action keyword: detail`, the root shown as (root)', () => {
+    expect(showChange({ pointer: '', action: 'dropped', keyword: '$schema', detail: 'metadata' })).toBe(
+      '(root) dropped $schema: metadata',
+    )
+    expect(showChange({ pointer: '/properties/a', action: 'renamed', detail: 'to a_1' })).toBe(
+      '/properties/a renamed: to a_1',
+    )
   })
 })
