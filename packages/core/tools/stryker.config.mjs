@@ -11,7 +11,14 @@ export default {
   vitest: { configFile: 'vitest.config.ts', pool: 'forks' },
   coverageAnalysis: 'perTest',
   concurrency: 1,
-  mutate: ['src/contract/**/*.ts', 'src/projection/**/*.ts', 'src/boundary/**/*.ts'],
+  // The MCP boundary's repairs moved beside the one repairer both paths use (`one-meaning-repairs.ts`, `union-root.ts`).
+  mutate: [
+    'src/contract/**/*.ts',
+    'src/projection/**/*.ts',
+    'src/boundary/**/*.ts',
+    'src/one-meaning-repairs.ts',
+    'src/union-root.ts',
+  ],
   ignorePatterns: ['dist'],
   // Stryker rewrites a tsconfig's `extends` for a sandbox two levels deeper than the package; ours keeps the depth,
   // so the rewrite would break it: point the rewriter at no file.
