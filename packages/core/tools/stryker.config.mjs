@@ -3,6 +3,10 @@
 // `../../../` paths resolve there as here. Everything Stryker writes goes to the git-ignored `.stryker/` at the root.
 const out = '../../../.stryker/tools'
 
+// Property tests draw from one fixed seed (`scripts/fast-check-seed.ts` reads CI, FC_SEED picks another), so a
+// mutant's verdict and the initial run never depend on the draw.
+process.env.CI ??= 'true'
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
