@@ -164,12 +164,13 @@ describe('pi-ai (the request dsh-llm-pi-ai sends) as a judge', () => {
     expect(removed).toEqual(expect.arrayContaining(['/$defs', '/additionalProperties']))
   })
 
-  it('leaves our anthropic wire without a reference to break (only the root additionalProperties goes)', async () => {
+  it('leaves our anthropic wire with every reference resolvable where it arrives (only the root additionalProperties goes)', async () => {
     const { wire } = projectParameters(WITH_REF, 'anthropic')
     const outcome = await piAiJudge.judge(wire, 'scan', 'anthropic')
     const pointers = outcome.outcome === 'changed' ? outcome.differences.map((d) => d.pointer) : []
     expect(pointers.filter((pointer) => pointer !== '/additionalProperties')).toEqual([])
-    expect(JSON.stringify(wire)).not.toContain('$ref')
+    // The definition travels inside the root property pi-ai sends, so the reference resolves where it arrives.
+    expect(JSON.stringify(wire)).toContain('#/properties/mode/$defs/mode')
   })
 
   it('sends the schema unchanged on the DeepSeek, OpenAI, Codex and Gemini routes', async () => {

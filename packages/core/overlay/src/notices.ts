@@ -112,6 +112,14 @@ export function notProjectedOnce(notify: NoticeSink): (reason: string) => void {
 }
 
 /**
+ * A tool a route cannot be sent (inlining its references would pass the wire's byte budget): the user learns it is
+ * left out of that route's requests, and why, with the sizes; once per tool and route.
+ */
+export function withheldOnRouteNotice(tool: string, profile: string, reason: string): string {
+  return `dsh-harden: tool "${tool}" is not offered to the model on the ${profile} route (every other tool is): ${reason}`
+}
+
+/**
  * One line per refused tool, for both readers: the user learns what happens now and what to do (repair, remove,
  * report); the author gets each JSON pointer with its fix and a lint command that runs as printed. The same in either
  * load order, since a refused tool is withheld the same way whether it registered before the overlay started or after.

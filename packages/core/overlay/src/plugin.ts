@@ -3,7 +3,7 @@ import { PROFILE_IDS, type ProfileId } from '@dsh-harden/tools'
 import { installAdmission } from './admission.ts'
 import { installDeclaredCalls } from './declared-calls.ts'
 import { dshRegistryOf, rawTools, unsupportedShapeNotice } from './dsh-registry.ts'
-import { notProjectedOnce, stderrAndLogger } from './notices.ts'
+import { notProjectedOnce, stderrAndLogger, withheldOnRouteNotice } from './notices.ts'
 import { installForwardingMethod, installOwnMethod } from './own-method.ts'
 import { installReadGuard } from './read-guard.ts'
 import {
@@ -87,7 +87,9 @@ export const HardenOverlay = {
     const notify = stderrAndLogger(ctx)
     const notProjected = notProjectedOnce(notify)
     // One wire path: a configured profile and a found route are applied by the same projection, renames and reading.
-    const routes = new RouteProjection(notProjected, settings.profile)
+    const routes = new RouteProjection(notProjected, settings.profile, (tool, profile, reason) =>
+      notify(withheldOnRouteNotice(tool, profile, reason)),
+    )
     const tools = rawTools(ctx)
     const registry = dshRegistryOf(tools)
     if (registry === undefined) unsupportedShapeNotice(tools, notify)

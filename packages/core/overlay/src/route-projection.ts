@@ -39,11 +39,16 @@ export type ToolsInScope = (
   scope: unknown,
 ) => ReadonlyMap<string, object> | ((name: string) => object | undefined)
 
-/** The wire schemas a route sends instead of the declared ones, by tool name, for the tools of one view. */
+/** What a route does to the tools of one view, by tool name. */
 interface ViewWires {
   readonly profile: ProfileId
+  /** The wire schemas it sends instead of the declared ones. */
   readonly wires: ReadonlyMap<string, JsonObject>
+  /** The tools it does not offer, and why (`Projection.withheld`: inlining would pass the wire's byte budget). */
+  readonly withheld: ReadonlyMap<string, string>
 }
+
+const NOTHING_WITHHELD: ReadonlyMap<string, string> = new Map()
 
 type Listen = (
   name: string,
@@ -80,6 +85,9 @@ export class RouteProjection implements RoutedBinding {
   private readonly onNotProjected: ((reason: string) => void) | undefined
   /** The profile a DSH profile row configured: every assembly and call uses it, through the same steps as a found one. */
   private readonly configured: ProfileId | undefined
+  /** Told once per tool and route that the route does not get the tool, and why. */
+  private readonly onWithheld: ((tool: string, profile: ProfileId, reason: string) => void) | undefined
+  private readonly toldWithheld = new Set<string>()
   private readonly contracts = new WeakMap<object, ToolContract>()
   private readonly byAgent = new WeakMap<object, ProfileId>()
   private last: ProfileId | undefined
@@ -89,9 +97,14 @@ export class RouteProjection implements RoutedBinding {
   /** Per view map, so agents of different scopes taking turns each keep theirs. */
   private readonly wiresByView = new WeakMap<ReadonlyMap<string, object>, ViewWires>()
 
-  constructor(onNotProjected?: (reason: string) => void, configured?: ProfileId) {
+  constructor(
+    onNotProjected?: (reason: string) => void,
+    configured?: ProfileId,
+    onWithheld?: (tool: string, profile: ProfileId, reason: string) => void,
+  ) {
     this.onNotProjected = onNotProjected
     this.configured = configured
+    this.onWithheld = onWithheld
   }
 
   /**
@@ -140,9 +153,12 @@ export class RouteProjection implements RoutedBinding {
     tools: ToolsInScope,
     agent?: unknown,
   ): Assembly {
-    const schemas = assembly.tools
-    if (!Array.isArray(schemas)) return assembly
-    const wires = this.wiresOf(tools(scope), profile, schemas)
+    const all = assembly.tools
+    if (!Array.isArray(all)) return assembly
+    const { wires, withheld } = this.wiresOf(tools(scope), profile, all)
+    // A tool the route cannot be sent within the byte budget is left out of this request, as if not registered.
+    const schemas =
+      withheld.size === 0 ? all : all.filter((schema) => !this.withholds(withheld, schema, profile))
     // A name the route refuses ("tools.28.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'") is
     // renamed on the wire; the table is collision-free over this request's names and maps the called name back.
     const names = schemas.flatMap((schema: ToolSchema) =>
@@ -154,7 +170,7 @@ export class RouteProjection implements RoutedBinding {
     if (typeof agent === 'object' && agent !== null) this.namesByAgent.set(agent, fromWire ?? NO_RENAMES)
     this.lastNames = fromWire
     // The common case: every tool goes as DSH assembled it.
-    if (wires.size === 0 && renames === undefined) return assembly
+    if (wires.size === 0 && renames === undefined && schemas === all) return assembly
     let changed = false
     const projected = schemas.map((schema: ToolSchema) => {
       const name = typeof schema.name === 'string' ? schema.name : undefined
@@ -168,7 +184,20 @@ export class RouteProjection implements RoutedBinding {
         ...(parameters !== undefined && { parameters }),
       }
     })
-    return changed ? { ...assembly, tools: projected } : assembly
+    return changed || schemas !== all ? { ...assembly, tools: projected } : assembly
+  }
+
+  /** Whether the route leaves `schema`'s tool out; says so once per tool and route. */
+  private withholds(withheld: ReadonlyMap<string, string>, schema: ToolSchema, profile: ProfileId): boolean {
+    const name = typeof schema.name === 'string' ? schema.name : undefined
+    const reason = name === undefined ? undefined : withheld.get(name)
+    if (reason === undefined || name === undefined) return false
+    const key = `${profile}\u0000${name}`
+    if (!this.toldWithheld.has(key)) {
+      this.toldWithheld.add(key)
+      this.onWithheld?.(name, profile, reason)
+    }
+    return true
   }
 
   /**
@@ -180,10 +209,11 @@ export class RouteProjection implements RoutedBinding {
     lookup: ReturnType<ToolsInScope>,
     profile: ProfileId,
     schemas: readonly ToolSchema[],
-  ): ReadonlyMap<string, JsonObject> {
+  ): ViewWires {
     const kept = lookup instanceof Map ? this.wiresByView.get(lookup) : undefined
-    if (kept?.profile === profile) return kept.wires
+    if (kept?.profile === profile) return kept
     const wires = new Map<string, JsonObject>()
+    let withheld: Map<string, string> | undefined
     let lasting = true
     const consider = (name: string, definition: object | undefined): void => {
       const contract = definition === undefined ? undefined : this.contracts.get(definition)
@@ -192,20 +222,26 @@ export class RouteProjection implements RoutedBinding {
         lasting = false
         this.onNotProjected?.(projection.notProjected)
       }
+      if (projection?.withheld !== undefined) {
+        withheld ??= new Map()
+        withheld.set(name, projection.withheld)
+        return
+      }
       const wire = projection?.wire
       if (wire !== undefined && wire !== contract?.declared) wires.set(name, wire)
     }
     if (lookup instanceof Map) {
       // Every tool of the view, not only this assembly's: another assembly from the same view may carry others.
       for (const [name, definition] of lookup) consider(name, definition)
-      // Wires sent as declared for a reason of the moment are not kept: the next assembly projects again.
-      if (lasting) this.wiresByView.set(lookup, { profile, wires })
     } else {
       const find = lookup as (name: string) => object | undefined
       for (const schema of schemas)
         if (typeof schema.name === 'string') consider(schema.name, find(schema.name))
     }
-    return wires
+    const result: ViewWires = { profile, wires, withheld: withheld ?? NOTHING_WITHHELD }
+    // Wires sent as declared for a reason of the moment are not kept: the next assembly projects again.
+    if (lookup instanceof Map && lasting) this.wiresByView.set(lookup, result)
+    return result
   }
 
   /** Listens on DSH's request path; returns the disposer. */

@@ -3,7 +3,16 @@ import { PROFILE_IDS, PROVIDER_KEYS, type ProfileId } from '@dsh-harden/tools'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { HardenOverlay, type OverlayConfig } from '../src/index.ts'
-import { ANY_SLOT, BARE_TABLE, dshRuntime, NULLABLE_NOTE, tool, toolPlugin, VALID } from './fixtures.ts'
+import {
+  ANY_SLOT,
+  BARE_TABLE,
+  captureStderr,
+  dshRuntime,
+  NULLABLE_NOTE,
+  tool,
+  toolPlugin,
+  VALID,
+} from './fixtures.ts'
 
 /**
  * Issue 23, items 2 and 3, in the real DSH registry (`@deepseek-ai/dsh-tools` `ToolRuntime`, `dsh-system-prompt`):
@@ -300,5 +309,45 @@ describe('the profile row reads its config as documented', () => {
     expect(String(errors[0])).toMatch(
       /dsh-harden overlay config: mode "collect" is not one of refuse, repair, throw; fix the dsh-harden row/,
     )
+  })
+})
+
+describe('a tool a route cannot be sent within the byte budget', () => {
+  /** Each definition uses the next twice: fine where `$ref` goes on the wire, 2^24 copies where it must be inlined. */
+  function doubling(levels: number): Record<string, unknown> {
+    const $defs: Record<string, unknown> = { d0: { type: 'string' } }
+    for (let i = 1; i <= levels; i++)
+      $defs[`d${i}`] = {
+        type: 'object',
+        properties: { a: { $ref: `#/$defs/d${i - 1}` }, b: { $ref: `#/$defs/d${i - 1}` } },
+      }
+    return { type: 'object', properties: { root: { $ref: `#/$defs/d${levels}` } }, $defs }
+  }
+
+  it('is left out of that route’s requests, with one notice naming it and the route; the other tools go as usual', async () => {
+    const stderr = captureStderr()
+    try {
+      const app = (await dshRuntime()) as Context & Runtime
+      await app.plugin(HardenOverlay, { profile: 'dsh-subset' })
+      await app.plugin(toolPlugin('third-party', tool('nested', doubling(24)), tool('echo', VALID)))
+      for (let i = 0; i < 2; i++)
+        expect((await app.systemPrompt.assemble({})).tools.map((schema) => schema.name)).toEqual(['echo'])
+    } finally {
+      stderr.restore()
+    }
+    const told = stderr
+      .text()
+      .split('\n')
+      .filter((line) => line.includes('"nested" is not offered'))
+    expect(told).toHaveLength(1)
+    expect(told[0]).toMatch(/on the dsh-subset route .*withheld on the dsh-subset route/)
+  })
+
+  it('goes out as declared on a route that takes $ref', async () => {
+    const app = (await dshRuntime()) as Context & Runtime
+    await app.plugin(HardenOverlay, { profile: 'deepseek' })
+    const declared = doubling(24)
+    await app.plugin(toolPlugin('third-party', tool('nested', declared)))
+    expect((await app.systemPrompt.assemble({})).tools[0]?.parameters).toEqual(declared)
   })
 })

@@ -51,6 +51,8 @@ export type SchemaRule =
   | 'profile-keyword'
   | 'profile-shape'
   | 'projection-failed'
+  // The route needs references inlined, and inlining them would pass the wire's byte budget.
+  | 'wire-too-large'
 
 /** The one-line form used in `violations[]` and in error messages. */
 export function formatViolation(violation: SchemaViolation): string {

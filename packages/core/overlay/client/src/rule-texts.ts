@@ -154,6 +154,10 @@ export const RULES_EN: RuleTexts = {
     message: 'The overlay could not project this schema for the model route.',
     fix: 'Simplify this schema, or report it to dsh-harden.',
   },
+  'wire-too-large': {
+    message: 'This model route needs the schema’s references written out, and written out it would be too large to send.',
+    fix: 'Define each shared schema once and refer to it, or use a model route that accepts references.',
+  },
 }
 
 export const RULES_ZH: RuleTexts = {
@@ -293,6 +297,10 @@ export const RULES_ZH: RuleTexts = {
   'projection-failed': {
     message: 'overlay 无法为模型路由投影这个 schema。',
     fix: '简化这个 schema，或把它报告给 dsh-harden。',
+  },
+  'wire-too-large': {
+    message: '这条模型路由要求把 schema 的引用展开，展开后会大到无法发送。',
+    fix: '把共用的 schema 只定义一次再引用它，或改用接受引用的模型路由。',
   },
 }
 

@@ -47,6 +47,18 @@ function projectChecked(schema: JsonObject, profile: ProfileId): Checked {
   }
   // Not projected, the schema goes out as stock DSH would send it; the check would read the same polluted keywords.
   if (projection.notProjected !== undefined) return { kind: 'projected', projection }
+  if (projection.withheld !== undefined)
+    return {
+      kind: 'refused',
+      violations: [
+        {
+          pointer: '',
+          rule: 'wire-too-large',
+          message: projection.withheld,
+          hint: 'define each shared schema once and refer to it, or serve this tool on a route that takes `$ref`',
+        },
+      ],
+    }
   // The projection's postcondition, checked at the boundary too: never serve what the route would refuse.
   const refused = checkProfileContract(projection.wire, profile)
   return refused.length > 0 ? { kind: 'refused', violations: refused } : { kind: 'projected', projection }
