@@ -247,6 +247,7 @@ describe('environment allow-list', () => {
     const { servers } = await resolveServers(
       {
         mcpServers: {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax, not a JS template
           a: { command: 'x', passEnv: ['KUBECONFIG'], env: { A: '${HOME}' } },
           b: { command: 'y', env_vars: ['GH_TOKEN'] },
         },

@@ -155,7 +155,8 @@ export const RULES_EN: RuleTexts = {
     fix: 'Simplify this schema, or report it to dsh-harden.',
   },
   'wire-too-large': {
-    message: 'This model route needs the schema’s references written out, and written out it would be too large to send.',
+    message:
+      'This model route needs the schema’s references written out, and written out it would be too large to send.',
     fix: 'Define each shared schema once and refer to it, or use a model route that accepts references.',
   },
 }
