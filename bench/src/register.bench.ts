@@ -60,7 +60,7 @@ async function assertOverlayGuards(overlay: OverlayConfig): Promise<void> {
   )
 }
 
-/** Fails before any timing if the profile variant does not bind tools to their contract (registers the wire schema). */
+/** Fails before any timing if the profile variant does not project its tools where DSH assembles a request. */
 async function assertProfileBinds(): Promise<void> {
   const app = await createToolRuntime({ hardened: true, overlay: DEEPSEEK })
   const probe = {
@@ -69,10 +69,12 @@ async function assertProfileBinds(): Promise<void> {
     parameters: { type: 'object', properties: { payload: { description: 'any JSON' } } },
   }
   const dispose = app.tools.register(probe)
-  const properties = app.tools.get('bench_probe')?.parameters.properties as
-    | Record<string, { type?: unknown }>
-    | undefined
-  const payload = properties?.payload
+  const assembler = app as unknown as {
+    systemPrompt: { assemble(context: object): Promise<{ tools: { name: string; parameters: unknown }[] }> }
+  }
+  const sent = (await assembler.systemPrompt.assemble({})).tools.find((tool) => tool.name === 'bench_probe')
+  const payload = (sent?.parameters as { properties?: Record<string, { type?: unknown }> } | undefined)
+    ?.properties?.payload
   dispose()
   if (payload?.type !== 'string') {
     throw new Error(
