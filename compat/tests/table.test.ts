@@ -22,7 +22,7 @@ const SKIP_BROWSER = process.env.DSH_HARDEN_SKIP_BROWSER === '1'
 beforeAll(async () => {
   listings = await collectListings(compatServersById(IDS))
   report = await buildReport(listings)
-}, 120_000)
+}, 600_000)
 
 describe('the compatibility table on three real servers', () => {
   it('lists every server and gives every tool a verdict on every route', () => {

@@ -18,7 +18,7 @@ function regress(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [MAIN, ...args], {
     encoding: 'utf8',
     env: childEnv,
-    timeout: 60_000,
+    timeout: 600_000,
   })
   return { stdout: result.stdout, stderr: result.stderr, status: result.status }
 }

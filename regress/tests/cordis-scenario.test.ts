@@ -24,7 +24,7 @@ let hardened: ScenarioResult
 beforeAll(async () => {
   stock = await runCordisScenario({ hardened: false, timeoutMs: 30_000 })
   hardened = await runCordisScenario({ hardened: true, timeoutMs: 30_000 })
-}, 90_000)
+}, 600_000)
 
 describe('#1122 on stock DSH (real agent loop, real dsh-tool-cordis)', () => {
   it('runs every scripted call in one turn, with no rejected request', () => {

@@ -15,7 +15,7 @@ let rows: Row[] = []
 beforeAll(async () => {
   confined = await landlockAvailable()
   if (confined) rows = await run(testContext())
-}, 180_000)
+}, 600_000)
 
 const row = (id: string) => {
   const found = rows.find((r) => r.id === id)
@@ -92,7 +92,7 @@ describe('the hardened wire schema', () => {
       expect(parameters.properties.justification).toMatchObject({ type: ['string', 'null'] })
       expect(parameters.required).not.toContain('sandbox_permissions')
     }
-  }, 60_000)
+  }, 600_000)
 })
 
 describe('denial-bound escalation on the real sandbox', () => {
@@ -125,7 +125,7 @@ describe('denial-bound escalation on the real sandbox', () => {
     expect(run.userAsked).toEqual([])
     expect(run.files['f.txt']).toBeUndefined()
     expect(run.calls[1]?.result).toContain('was ignored: a wider mode is only honoured as the retry')
-  }, 60_000)
+  }, 600_000)
 
   it('a parallel pair carrying one token, its reuse and another command: exactly one reaches approval', () => {
     if (!confined) return

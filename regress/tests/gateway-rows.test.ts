@@ -27,5 +27,5 @@ describe('gateway row (seed 004: the lazy MCP gateway)', () => {
     expect(bytes(row!.hardened.detail) * 4).toBeLessThanOrEqual(bytes(row!.stock.detail))
     // Every server the stock side started is gone again.
     expect(newChildren(before)).toEqual([])
-  }, 120_000)
+  }, 600_000)
 })

@@ -22,5 +22,5 @@ describe('mcp check rows', () => {
     expect(untyped.stock.detail).toMatch(/stock DSH rejected: 0 tools registered/)
     expect(untyped.hardened.detail).toMatch(/mcp check names 13 tools/)
     expect(verdictOf(untyped)).toBe('detected')
-  }, 300_000)
+  }, 600_000)
 })

@@ -24,7 +24,7 @@ describe('mcp-intake rows (seed 000: tolerant intake, the repair proxy, its faul
       'DSH with TolerantMcpClient registers 76 of the 76 tools the server offers',
     )
     expect(rows[6]?.stock.detail).toMatch(/Request timed out/)
-  }, 300_000)
+  }, 600_000)
 })
 
 describe('message', () => {

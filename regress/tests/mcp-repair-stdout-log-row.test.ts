@@ -15,5 +15,5 @@ describe('mcp-repair-fault-stdout-log-lines (a server that logs each request to 
     })
     expect(row.hardened.detail).toBe(`SDK client via dsh-harden mcp repair: ${FAULTS.at(-1)!.label}: ${seen}`)
     expect(verdictOf(row)).toBe('holds')
-  }, 60_000)
+  }, 600_000)
 })

@@ -31,7 +31,7 @@ beforeAll(async () => {
     `reference corpus loaded: SDK client ${sdkCorpus.elapsedMs} ms, raw JSON-RPC ${rawCorpus.elapsedMs} ms ` +
       `(${REFERENCE_SERVERS.length} servers, concurrency 2)`,
   )
-}, 120_000)
+}, 600_000)
 
 describe('reference MCP servers over real stdio', () => {
   for (const server of REFERENCE_SERVERS) {
@@ -79,7 +79,7 @@ describe('timeouts and failures', () => {
       expect(failure.pid).toBeTypeOf('number')
       expect(isProcessAlive(failure.pid!)).toBe(false)
     }
-  }, 30_000)
+  }, 600_000)
 })
 
 describe('stock DSH baseline (seed 001): assertSupportedJsonSchema on each inputSchema', () => {

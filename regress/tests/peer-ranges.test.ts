@@ -93,7 +93,7 @@ beforeAll(async () => {
       loaded,
     })
   }
-}, 60_000)
+}, 600_000)
 
 describe('runtimeSpecifiers', () => {
   it('counts value imports, side effects, dynamic imports and resolves; not type-only imports or comments', () => {

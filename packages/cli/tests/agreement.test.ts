@@ -93,7 +93,7 @@ beforeAll(async () => {
     const raw = (await listToolsRaw(server, { timeoutMs: 30_000 })).rawTools
     listed.set(server.id, { server, raw, gateway: await throughGateway(server) })
   }
-}, 240_000)
+}, 600_000)
 
 afterAll(async () => {
   if (scratch !== '') await rm(scratch, { recursive: true, force: true })

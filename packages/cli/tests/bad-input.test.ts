@@ -10,7 +10,7 @@ const COMMAND_PATHS = ['', 'lint', 'types', 'sanitize', 'mcp', 'mcp repair', 'mc
 
 const ONE_LINE = /^[^\n]*\n$/
 
-describe('bad input gets one line that says what, where and how to fix it', { timeout: 60_000 }, () => {
+describe('bad input gets one line that says what, where and how to fix it', { timeout: 600_000 }, () => {
   for (const path of COMMAND_PATHS) {
     const shown = path === '' ? 'dsh-harden' : `dsh-harden ${path}`
     it(`${shown}: an unknown option is named, with a pointer to --help (exit 2)`, async () => {
@@ -133,7 +133,7 @@ describe('bad input gets one line that says what, where and how to fix it', { ti
   })
 })
 
-describe('lint names the file, line and column of a syntax error (exit 2)', { timeout: 60_000 }, () => {
+describe('lint names the file, line and column of a syntax error (exit 2)', { timeout: 600_000 }, () => {
   // Written at test time: broken files in the fixtures folder would break the repository's own lint.
   let dir = ''
   beforeAll(async () => {

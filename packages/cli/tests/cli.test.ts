@@ -16,7 +16,7 @@ function olderNode(): string | undefined {
   return undefined
 }
 
-describe('dsh-harden command line', { timeout: 30_000 }, () => {
+describe('dsh-harden command line', { timeout: 600_000 }, () => {
   it('lists every command and every mcp subcommand for --help (exit 0)', async () => {
     const { code, stdout } = await runCli(['--help'])
     expect(code).toBe(0)

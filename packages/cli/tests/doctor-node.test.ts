@@ -75,7 +75,7 @@ function runPnpmExec(cwd: string, env: Record<string, string>, args: readonly st
     execFile(
       process.execPath,
       [pnpmScript(), 'exec', ...args],
-      { cwd, env, timeout: 120_000, encoding: 'utf8' },
+      { cwd, env, timeout: 600_000, encoding: 'utf8' },
       (error, stdout, stderr) => {
         resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr })
       },
@@ -83,7 +83,7 @@ function runPnpmExec(cwd: string, env: Record<string, string>, args: readonly st
   })
 }
 
-describe('doctor names the Node the user’s own dsh runs on', { timeout: 120_000 }, () => {
+describe('doctor names the Node the user’s own dsh runs on', { timeout: 600_000 }, () => {
   it('run through `pnpm exec` with a Node 22 first on PATH, it names the Node 20 of the user’s PATH', async () => {
     const root = awkwardRoot()
     const user = fakeInstall(root)
@@ -124,7 +124,7 @@ describe('doctor --help', () => {
   })
 })
 
-describe('the install fixes are one shell line for any app folder', { timeout: 120_000 }, () => {
+describe('the install fixes are one shell line for any app folder', { timeout: 600_000 }, () => {
   it('`cd <app> && …` reaches an app folder whose path has a space and a quote', async () => {
     const root = awkwardRoot()
     const home = join(root, 'home')

@@ -34,10 +34,10 @@ const homes: DshHome[] = []
 
 beforeAll(async () => {
   app = await ensureDshApp()
-}, 300_000)
+}, 600_000)
 afterEach(() => {
   for (const home of homes.splice(0)) home.close()
-}, 60_000)
+}, 600_000)
 
 function awkwardHome(): DshHome {
   const home = createDshHome({ prefix: "dsh-harden-doctor it's " })
@@ -92,7 +92,7 @@ async function readOnlyDoctor(home: DshHome, args: readonly string[] = []) {
   return result
 }
 
-describe('doctor fixes, pasted into bash from a home with a space and a quote', { timeout: 240_000 }, () => {
+describe('doctor fixes, pasted into bash from a home with a space and a quote', { timeout: 600_000 }, () => {
   it('an empty home: the fix creates the web profile with the hmr row', async () => {
     const home = awkwardHome()
     const before = await readOnlyDoctor(home)
@@ -164,7 +164,7 @@ describe('doctor fixes, pasted into bash from a home with a space and a quote', 
   })
 })
 
-describe('doctor names a composition DSH cannot make', { timeout: 120_000 }, () => {
+describe('doctor names a composition DSH cannot make', { timeout: 600_000 }, () => {
   it('a bundle layer that is not installed: DSH’s own error, naming the user’s profile, not the copy', async () => {
     const home = awkwardHome()
     const dir = writeProfile(home, 'headless', { bundles: [...HEADLESS_BUNDLES, '@dsh-harden/tool-pwsh'] })
@@ -177,7 +177,7 @@ describe('doctor names a composition DSH cannot make', { timeout: 120_000 }, () 
   })
 })
 
-describe('doctor is read-only', { timeout: 240_000 }, () => {
+describe('doctor is read-only', { timeout: 600_000 }, () => {
   it('a home DSH never started (no profiles/node_modules): untouched, and the peers DSH will link are found', async () => {
     const home = awkwardHome()
     profileWith(home, 'headless', ['overlay'], '')

@@ -31,11 +31,11 @@ const homes: DshHome[] = []
 
 beforeAll(async () => {
   app = await ensureDshApp()
-}, 300_000)
+}, 600_000)
 // Each test's homes go when it ends (a DSH home holds the links DSH wrote; removing many at once can be slow).
 afterEach(() => {
   for (const home of homes.splice(0)) home.close()
-}, 60_000)
+}, 600_000)
 
 function freshHome(): DshHome {
   const home = createDshHome({ prefix: 'dsh-harden-doctor-' })
@@ -78,7 +78,7 @@ async function dshStart(home: DshHome, profile: string, path?: string) {
   })
 }
 
-describe('dsh-harden doctor on the real dsh 0.1.0-rc.8', { timeout: 180_000 }, () => {
+describe('dsh-harden doctor on the real dsh 0.1.0-rc.8', { timeout: 600_000 }, () => {
   it('names a missing dsh and says how to install it', async () => {
     const { code, findings } = await doctor(freshHome(), [], SYSTEM_PATH)
     expect(code).toBe(1)

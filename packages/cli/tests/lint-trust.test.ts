@@ -43,7 +43,7 @@ function shell(
     const child = execFile(
       'bash',
       ['-c', command],
-      { cwd, env, timeout: 60_000, encoding: 'utf8' },
+      { cwd, env, timeout: 600_000, encoding: 'utf8' },
       (error, stdout, stderr) => {
         resolve({
           code: error === null ? 0 : typeof error.code === 'number' ? error.code : null,
@@ -56,7 +56,7 @@ function shell(
   })
 }
 
-describe('dsh-harden lint: a plugin that loads in DSH loads in lint', { timeout: 30_000 }, () => {
+describe('dsh-harden lint: a plugin that loads in DSH loads in lint', { timeout: 600_000 }, () => {
   it("runs a plugin that injects cordis' timer and calls ctx.interval (DSH's timer row, not a stand-in)", async () => {
     const { code, report } = await lintJson('tests/fixtures/uses-timer.mjs')
     expect(code).toBe(0)
@@ -65,7 +65,7 @@ describe('dsh-harden lint: a plugin that loads in DSH loads in lint', { timeout:
   })
 })
 
-describe('dsh-harden lint --json: stdout is the report and nothing else', { timeout: 30_000 }, () => {
+describe('dsh-harden lint --json: stdout is the report and nothing else', { timeout: 600_000 }, () => {
   it("sends what the plugin prints while loading, from a timer and in process.on('exit') to stderr", async () => {
     const result = await runCli(['lint', 'tests/fixtures/prints-at-exit.mjs', '--json'])
     expect(result.code).toBe(0)
@@ -79,7 +79,7 @@ describe('dsh-harden lint --json: stdout is the report and nothing else', { time
   })
 })
 
-describe('dsh-harden lint names the plugin, where it is', { timeout: 30_000 }, () => {
+describe('dsh-harden lint names the plugin, where it is', { timeout: 600_000 }, () => {
   it('shows an absolute target as given, not relative to the CLI folder', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dsh-harden-abs-'))
     await writeFile(
@@ -117,7 +117,7 @@ describe('dsh-harden lint names the plugin, where it is', { timeout: 30_000 }, (
 })
 
 describe('the lint command the refusal notice names works where the plugin author is', {
-  timeout: 90_000,
+  timeout: 600_000,
 }, () => {
   let commands: string[] = []
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { lintError, runCli } from './run-cli.ts'
 
-describe('dsh-harden lint: a plugin that cannot load exits 2 with the reason', { timeout: 30_000 }, () => {
+describe('dsh-harden lint: a plugin that cannot load exits 2 with the reason', { timeout: 600_000 }, () => {
   it('names a path that does not exist', async () => {
     const { code, error } = await lintError('tests/fixtures/does-not-exist.mjs')
     expect(code).toBe(2)

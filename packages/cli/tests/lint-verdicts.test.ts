@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { lintJson, runCli, toolNamed } from './run-cli.ts'
 
-describe('dsh-harden lint: one verdict per registered tool', { timeout: 30_000 }, () => {
+describe('dsh-harden lint: one verdict per registered tool', { timeout: 600_000 }, () => {
   it('fails a bare property table with its pointer, rule and fix, and passes the good tool beside it (exit 1)', async () => {
     const { code, report } = await lintJson('tests/fixtures/mixed.mjs')
     expect(code).toBe(1)

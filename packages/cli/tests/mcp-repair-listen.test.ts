@@ -39,5 +39,5 @@ describe('dsh-harden mcp repair --listen', () => {
     } finally {
       child.kill('SIGTERM')
     }
-  }, 30_000)
+  }, 600_000)
 })

@@ -82,7 +82,7 @@ function runWithStdin(
   })
 }
 
-describe('dsh-harden sanitize: projection per tool', { timeout: 30_000 }, () => {
+describe('dsh-harden sanitize: projection per tool', { timeout: 600_000 }, () => {
   it('writes the same container with projected tools to stdout and the report to stderr', async () => {
     const { code, stdout, stderr } = await runCli(['sanitize', '--profile', 'deepseek', FIXTURE])
     expect(code).toBe(0)
@@ -299,7 +299,7 @@ describe('dsh-harden sanitize: projection per tool', { timeout: 30_000 }, () => 
   })
 })
 
-describe('dsh-harden sanitize: unusable input', { timeout: 30_000 }, () => {
+describe('dsh-harden sanitize: unusable input', { timeout: 600_000 }, () => {
   it('exits 2 on an unknown or missing profile, listing the valid ones', async () => {
     const unknown = await runCli(['sanitize', '--profile', 'gpt-9', FIXTURE])
     expect(unknown.code).toBe(2)

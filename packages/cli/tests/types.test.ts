@@ -50,7 +50,7 @@ function typeCheck(files: Record<string, string>): string[] {
     .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`)
 }
 
-describe('dsh-harden types: a plugin', { timeout: 30_000 }, () => {
+describe('dsh-harden types: a plugin', { timeout: 600_000 }, () => {
   let declarations: string
   let result: Awaited<ReturnType<typeof runCli>>
   beforeAll(async () => {
@@ -127,7 +127,7 @@ export const partial: McpSrvGetSumArgs = { a: 1 }
   })
 })
 
-describe('dsh-harden types: an MCP server', { timeout: 30_000 }, () => {
+describe('dsh-harden types: an MCP server', { timeout: 600_000 }, () => {
   it('types every tool of @modelcontextprotocol/server-everything over stdio (exit 0), and the file compiles', async () => {
     const { code, stdout, stderr } = await runCli([
       'types',
@@ -168,7 +168,7 @@ export const wrong: ToolArgs['get-sum'] = { a: 'one', b: 2 }
   })
 })
 
-describe('dsh-harden types: nothing to type', { timeout: 30_000 }, () => {
+describe('dsh-harden types: nothing to type', { timeout: 600_000 }, () => {
   it('exits 2 naming the path when the plugin cannot be loaded', async () => {
     const { code, stdout, stderr } = await runCli(['types', 'tests/fixtures/nope.mjs'])
     expect(code).toBe(2)

@@ -22,7 +22,7 @@ const RUNS = 5_000
 
 describe('every schema the root contract accepts is a valid JSON Schema', () => {
   it('ajv accepts it against its declared meta-schema, and its root is `type: "object"`', {
-    timeout: 120_000,
+    timeout: 600_000,
   }, () => {
     let accepted = 0
     fc.assert(

@@ -67,7 +67,7 @@ const declared: fc.Arbitrary<JsonObject> = fc
 
 describe('acceptedAsDeclared', () => {
   it('answers true only where the full projection sends the declared schema unchanged, for every profile', {
-    timeout: 60_000,
+    timeout: 600_000,
   }, () => {
     let accepted = 0
     fc.assert(

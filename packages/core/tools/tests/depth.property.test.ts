@@ -24,7 +24,7 @@ const decodeReadings = (value: unknown, decoder: Decoder): unknown[] => [decodeV
  */
 const TOOL = { tool: 'deep', source: 'fast-check' }
 const IDENTITY: Decoder = { kind: 'identity' }
-const SLOW = { timeout: 120_000 }
+const SLOW = { timeout: 600_000 }
 
 /** `{ next: { next: ... leaf } }` with `width - 1` string siblings per level; `depth` objects above the leaf. */
 function chainValue(depth: number, width: number, leaf: unknown, wrap = (o: object) => o): unknown {

@@ -122,14 +122,14 @@ describe('hostile input', () => {
     })
   }
 
-  it('checkToolParameters never throws, on arbitrary and hostile values', { timeout: 120_000 }, () => {
+  it('checkToolParameters never throws, on arbitrary and hostile values', { timeout: 600_000 }, () => {
     fc.assert(
       fc.property(input, (build) => checkNeverThrows(build())),
       { numRuns: 1_000 },
     )
   })
 
-  it('enforceToolParameters throws nothing but JsonSchemaError, in both modes', { timeout: 120_000 }, () => {
+  it('enforceToolParameters throws nothing but JsonSchemaError, in both modes', { timeout: 600_000 }, () => {
     fc.assert(
       fc.property(input, fc.constantFrom('throw' as const, 'repair' as const), (build, mode) =>
         enforceThrowsOnlyJsonSchemaError(build(), mode),

@@ -63,7 +63,7 @@ function servedSchemas(verdicts: readonly McpToolVerdict[]) {
 
 describe('the MCP boundary (judgeMcpToolList)', () => {
   it('serves only schemas that meet the root contract and the MCP Tool shape (contract policy)', {
-    timeout: 120_000,
+    timeout: 600_000,
   }, () => {
     fc.assert(
       fc.property(uniqueTools, (listed) => {
@@ -88,7 +88,7 @@ describe('the MCP boundary (judgeMcpToolList)', () => {
     )
   })
 
-  it('is idempotent: what it serves is served again as the very same objects', { timeout: 120_000 }, () => {
+  it('is idempotent: what it serves is served again as the very same objects', { timeout: 600_000 }, () => {
     fc.assert(
       fc.property(uniqueTools, (listed) => {
         const served = judgeMcpToolList(withoutUndefined(listed)).flatMap((v) =>
@@ -105,7 +105,7 @@ describe('the MCP boundary (judgeMcpToolList)', () => {
   })
 
   it('judges each tool on its own: a list is the concatenation of its one-tool lists', {
-    timeout: 120_000,
+    timeout: 600_000,
   }, () => {
     fc.assert(
       fc.property(uniqueTools, (listed) => {
@@ -119,7 +119,7 @@ describe('the MCP boundary (judgeMcpToolList)', () => {
   })
 
   it('under `spec`, a tool the MCP Tool shape accepts is served as it was listed, and nothing else misses the shape', {
-    timeout: 120_000,
+    timeout: 600_000,
   }, () => {
     fc.assert(
       fc.property(uniqueTools, (listed) => {
@@ -140,7 +140,7 @@ describe('the MCP boundary (judgeMcpToolList)', () => {
   })
 
   it('with a profile, every served tool carries a wire schema the route accepts', {
-    timeout: 120_000,
+    timeout: 600_000,
   }, () => {
     fc.assert(
       fc.property(uniqueTools, fc.constantFrom(...PROFILE_IDS), (listed, profile) => {

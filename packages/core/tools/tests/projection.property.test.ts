@@ -42,7 +42,7 @@ describe('projection', () => {
     )
   })
 
-  it('is idempotent: projecting a wire schema again gives the very same object', { timeout: 60_000 }, () => {
+  it('is idempotent: projecting a wire schema again gives the very same object', { timeout: 600_000 }, () => {
     fc.assert(
       fc.property(accepted, profile, (schema, p) => {
         const first = projectParameters(schema, p)
@@ -90,7 +90,7 @@ describe('projection', () => {
     expect(first.decoder.kind).toBe('object')
   })
 
-  it('every wire schema meets its profile contract', { timeout: 60_000 }, () => {
+  it('every wire schema meets its profile contract', { timeout: 600_000 }, () => {
     fc.assert(
       fc.property(accepted, profile, (schema, p) => {
         const { wire } = projectParameters(schema, p)
@@ -101,7 +101,7 @@ describe('projection', () => {
   })
 
   it('a declared schema that already meets the contract comes back as the very same object', {
-    timeout: 60_000,
+    timeout: 600_000,
   }, () => {
     let passing = 0
     fc.assert(
@@ -119,7 +119,7 @@ describe('projection', () => {
     expect(passing).toBeGreaterThan(20)
   })
 
-  it('projection never mutates the declared schema', { timeout: 60_000 }, () => {
+  it('projection never mutates the declared schema', { timeout: 600_000 }, () => {
     fc.assert(
       fc.property(accepted, (schema) => {
         const before = JSON.stringify(schema)
@@ -132,7 +132,7 @@ describe('projection', () => {
 })
 
 describe('normalization', () => {
-  it('is the identity on valid arguments (same reference), for every profile', { timeout: 60_000 }, () => {
+  it('is the identity on valid arguments (same reference), for every profile', { timeout: 600_000 }, () => {
     let checked = 0
     fc.assert(
       fc.property(schemaAndValue, ({ schema, value }) => {
@@ -150,7 +150,7 @@ describe('normalization', () => {
     expect(checked).toBeGreaterThan(1_000)
   })
 
-  it('round trip: a valid value encoded as the wire asks reads back deep-equal', { timeout: 60_000 }, () => {
+  it('round trip: a valid value encoded as the wire asks reads back deep-equal', { timeout: 600_000 }, () => {
     let checked = 0
     let encoded = 0
     let ambiguous = 0
@@ -330,7 +330,7 @@ describe('normalization', () => {
     for (const a of [['p'], 2, { x: 1, y: 2 }]) expectRoundTrip(mixed, { a })
   })
 
-  it('never changes a string slot, whatever JSON text it holds', { timeout: 60_000 }, () => {
+  it('never changes a string slot, whatever JSON text it holds', { timeout: 600_000 }, () => {
     fc.assert(
       fc.property(
         mcpParameters,

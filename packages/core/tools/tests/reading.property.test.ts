@@ -20,7 +20,7 @@ function isContainer(value: unknown): value is object {
 }
 
 describe('stringified containers in container-only slots', () => {
-  it('read back deep-equal to the container, for every profile', { timeout: 60_000 }, () => {
+  it('read back deep-equal to the container, for every profile', { timeout: 600_000 }, () => {
     let checked = 0
     fc.assert(
       fc.property(schemaAndValue, ({ schema, value }) => {

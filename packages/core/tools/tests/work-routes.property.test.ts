@@ -58,7 +58,7 @@ function familyWork(family: string, profile: ProfileId, n: number): number {
 }
 
 describe('issue-16 rules keep work linear, for every profile', () => {
-  it('projection + normalize + parse, sizes n, 2n, 4n', { timeout: 120_000 }, () => {
+  it('projection + normalize + parse, sizes n, 2n, 4n', { timeout: 600_000 }, () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...Object.keys(FAMILIES)),

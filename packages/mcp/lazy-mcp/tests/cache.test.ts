@@ -42,7 +42,7 @@ describe('metadata cache', () => {
   })
 
   it('round trip on a real server: a new gateway serves mcp_tools from cache with no reconnect', {
-    timeout: 30_000,
+    timeout: 600_000,
   }, async () => {
     const cachePath = join(await dir(), 'lazy-mcp', 'tool-cache.json')
     const first = new LazyMcpGateway({ servers: [everything()], cachePath })
@@ -78,7 +78,7 @@ describe('metadata cache', () => {
   })
 
   it('after an idle release the record falls back to the cache (or memory until the write lands)', {
-    timeout: 30_000,
+    timeout: 600_000,
   }, async () => {
     const cachePath = join(await dir(), 'tool-cache.json')
     const gateway = new LazyMcpGateway({ servers: [everything()], cachePath, idleDisconnectMs: 1000 })
@@ -95,7 +95,7 @@ describe('metadata cache', () => {
   })
 
   it('the cache file stays intact when the writing process is killed mid-write', {
-    timeout: 40_000,
+    timeout: 600_000,
   }, async () => {
     const base = await dir()
     const path = join(base, 'tool-cache.json')

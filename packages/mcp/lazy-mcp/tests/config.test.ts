@@ -241,7 +241,7 @@ describe('environment allow-list', () => {
     } finally {
       await gateway.dispose()
     }
-  }, 20_000)
+  }, 600_000)
 
   it('imported entries keep their pass-through lists (passEnv, Codex env_vars); env values stay verbatim', async () => {
     const { servers } = await resolveServers(

@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe.skipIf(process.platform === 'win32')('process-group release', () => {
   it('no descendant survives 100 start/release cycles of an sh -c wrapped server', {
-    timeout: 90_000,
+    timeout: 600_000,
   }, async () => {
     const temp = await tempDir()
     temps.push(temp.remove)
@@ -64,7 +64,7 @@ describe.skipIf(process.platform === 'win32')('process-group release', () => {
   })
 
   it('a wrapper that ignores stdin closing is signalled, and its whole group goes', {
-    timeout: 20_000,
+    timeout: 600_000,
   }, async () => {
     const temp = await tempDir()
     temps.push(temp.remove)

@@ -94,7 +94,7 @@ describe.skipIf(SKIP)('status panel in headless Chromium', () => {
         '--disable-sync',
       ],
     })
-  }, 60_000)
+  }, 600_000)
 
   afterAll(async () => {
     await browser?.close()
@@ -102,7 +102,7 @@ describe.skipIf(SKIP)('status panel in headless Chromium', () => {
     await gateway?.dispose()
     await removeTemp?.()
     if (userDataDir) await rm(userDataDir, { recursive: true, force: true })
-  }, 30_000)
+  }, 600_000)
 
   async function openPanel(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
     const page = await browser.newPage()
@@ -152,7 +152,7 @@ describe.skipIf(SKIP)('status panel in headless Chromium', () => {
     expect(await page.textContent('#summary')).toContain('3 servers')
     expect(await page.inputValue('#idle-seconds')).toBe(String(IDLE_MS / 1000))
     await page.close()
-  }, 30_000)
+  }, 600_000)
 
   it('badges follow a call: dormant → connecting/in use → connected → dormant (idle release)', async () => {
     const page = await openPanel()
@@ -177,7 +177,7 @@ describe.skipIf(SKIP)('status panel in headless Chromium', () => {
     expect(await row.textContent()).toMatch(/\((cache|memory)\)/)
     expect(gateway.detail('everything').pid).toBeUndefined()
     await page.close()
-  }, 60_000)
+  }, 600_000)
 
   it('a server whose command does not exist shows failed; no command line or env value reaches the page', async () => {
     const page = await openPanel()
@@ -200,7 +200,7 @@ describe.skipIf(SKIP)('status panel in headless Chromium', () => {
       expect(state).not.toContain(secret)
     }
     await page.close()
-  }, 30_000)
+  }, 600_000)
 
   it('idle-window form: seconds validated in the page, POST stores ms, DELETE restores the configuration', async () => {
     const page = await openPanel()
@@ -240,7 +240,7 @@ describe.skipIf(SKIP)('status panel in headless Chromium', () => {
     await expect.poll(() => page.textContent('#idle-current')).toMatch(/from the configuration/)
     expect(await page.isDisabled('#idle-reset')).toBe(true)
     await page.close()
-  }, 60_000)
+  }, 600_000)
 
   it('the page is usable by name: table headers, labelled field, live regions', async () => {
     const page = await openPanel()
@@ -250,5 +250,5 @@ describe.skipIf(SKIP)('status panel in headless Chromium', () => {
     expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(1)
     expect(await page.getByRole('status').count()).toBeGreaterThan(0)
     await page.close()
-  }, 30_000)
+  }, 600_000)
 })

@@ -87,7 +87,7 @@ describe('DSH plugin', () => {
   })
 
   it('runs calls through the DSH pipeline; failures carry the delivery category', {
-    timeout: 20_000,
+    timeout: 600_000,
   }, async () => {
     const { run, gateway } = await session({ servers: [tiny()] })
     expect(await run('mcp_call', { server: 'tiny', tool: 'echo', arguments: { text: 'dsh' } })).toEqual({
@@ -104,7 +104,7 @@ describe('DSH plugin', () => {
   })
 
   it('disposal releases every server (its process group) and unregisters the tools', {
-    timeout: 20_000,
+    timeout: 600_000,
   }, async () => {
     const { run, gateway, tools, dispose } = await session({ servers: [tiny()] })
     await run('mcp_call', { server: 'tiny', tool: 'echo', arguments: {} })

@@ -48,7 +48,7 @@ describe('process-level errors say what, where and how to fix', () => {
     )
     expect(error?.message).toMatch(/exited \(code 7\) before it answered/)
     expect(error?.message).toContain('fatal: MEMORY_FILE_PATH is not writable')
-  }, 20_000)
+  }, 600_000)
 
   it('a configuration with no servers warns once, naming the file', async () => {
     const temp = await tempDir()

@@ -30,7 +30,7 @@ const tool = (name: string) => GATEWAY_TOOLS.find((candidate) => candidate.name 
 
 describe('server-everything over stdio', () => {
   it('no canary secret in the parent reaches the real server; passEnv and its own env do', {
-    timeout: 30_000,
+    timeout: 600_000,
   }, async () => {
     const gateway = await gatewayOf(
       [
@@ -57,7 +57,7 @@ describe('server-everything over stdio', () => {
   })
 
   it('text-only results: images become explicit markers; resources list, read, blobs as size hints', {
-    timeout: 30_000,
+    timeout: 600_000,
   }, async () => {
     const gateway = await gatewayOf([everything()])
     const image = await tool('mcp_call').run(gateway, {
@@ -89,7 +89,7 @@ describe('server-everything over stdio', () => {
     expect(gateway.detail('everything')).toMatchObject({ connections: 1, attempts: 1 })
   })
 
-  it('server_error: invalid arguments are answered by the server', { timeout: 30_000 }, async () => {
+  it('server_error: invalid arguments are answered by the server', { timeout: 600_000 }, async () => {
     const gateway = await gatewayOf([everything()])
     const error = await gateway
       .call('everything', 'get-sum', { a: 'one' })
@@ -104,7 +104,7 @@ describe('server-everything over Streamable HTTP', () => {
   let http: Awaited<ReturnType<typeof startEverythingHttp>>
   beforeAll(async () => {
     http = await startEverythingHttp()
-  }, 30_000)
+  }, 600_000)
   afterAll(async () => {
     await http?.stop()
   })
@@ -120,7 +120,7 @@ describe('server-everything over Streamable HTTP', () => {
     }) as ServerConfig
 
   it('lazy connect on first call, idle release one window after it (manual clock), reconnect on the next call', {
-    timeout: 30_000,
+    timeout: 600_000,
   }, async () => {
     const clock = new ManualClock()
     const gateway = await gatewayOf([remote()], { idle: 1000, clock })
@@ -141,7 +141,7 @@ describe('server-everything over Streamable HTTP', () => {
     expect(gateway.detail('remote')).toMatchObject({ connections: 2, releases: 1 })
   })
 
-  it('not_sent when nothing listens on the port', { timeout: 30_000 }, async () => {
+  it('not_sent when nothing listens on the port', { timeout: 600_000 }, async () => {
     const port = await freePort()
     const gateway = await gatewayOf([
       {
@@ -158,7 +158,7 @@ describe('server-everything over Streamable HTTP', () => {
   })
 
   it('eager over HTTP connects in the background; dispose closes every connection', {
-    timeout: 30_000,
+    timeout: 600_000,
   }, async () => {
     const gateway = await gatewayOf([remote('hot', { lifecycle: 'eager' }), everything('local')])
     expect(await until(() => gateway.detail('hot').state === 'ready', 10_000)).toBeGreaterThanOrEqual(0)

@@ -97,7 +97,7 @@ describe('status server', () => {
   })
 
   it('POST sets, persists and applies the window to ready servers that follow it; DELETE restores', {
-    timeout: 20_000,
+    timeout: 600_000,
   }, async () => {
     const { gateway, clock, url, settings, cachePath } = await setup()
     await gateway.call('follows', 'echo', {})

@@ -166,7 +166,7 @@ describe('the gateway’s stdin under random streams (fast-check)', () => {
       }),
       { numRuns: 60 },
     )
-  }, 120_000)
+  }, 600_000)
 
   it('work is linear in the bytes read (n, 2n, 4n) and bounded per byte, however the stream is chunked', async () => {
     await fc.assert(
@@ -195,5 +195,5 @@ describe('the gateway’s stdin under random streams (fast-check)', () => {
       }),
       { numRuns: 25 },
     )
-  }, 120_000)
+  }, 600_000)
 })

@@ -76,7 +76,7 @@ describe('the gateway’s own stdio input is bounded', () => {
       id: 8,
       result: { serverInfo: { name: 'dsh-harden-lazy-mcp' } },
     })
-  }, 30_000)
+  }, 600_000)
 })
 
 describe('the standalone gateway process survives any oversize request', () => {
@@ -133,5 +133,5 @@ describe('the standalone gateway process survives any oversize request', () => {
     expect(stderr).toMatch(
       /a message of \d+ bytes, over the gateway's limit; dropped \(no request id could be read/,
     )
-  }, 60_000)
+  }, 600_000)
 })

@@ -17,7 +17,7 @@ type Text = { content: { type: string; text: string }[]; isError?: boolean }
 
 describe('dsh-harden mcp gateway (standalone stdio MCP server)', () => {
   it('serves the five tools to a strict MCP client from a standard mcpServers file', {
-    timeout: 40_000,
+    timeout: 600_000,
   }, async () => {
     const temp = await tempDir()
     temps.push(temp.remove)

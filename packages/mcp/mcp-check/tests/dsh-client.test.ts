@@ -13,5 +13,5 @@ describe("DSH's real MCP bridge as an mcp check client", () => {
     const verdict = await dshClientVerdict(ONE_TOOL, { hardened: false, timeoutMs: 5000 })
     expect(verdict).toMatchObject({ status: 'accepted', tools: 1 })
     expect(verdict.detail).toMatch(/^1 tool registered/)
-  }, 30_000)
+  }, 600_000)
 })

@@ -26,7 +26,7 @@ describe('mcp check reports each route with the verdicts pnpm compat and sanitiz
   })
 
   it('the text report has one line per route: as is / repaired / decoded / refused', {
-    timeout: 60_000,
+    timeout: 600_000,
   }, async () => {
     const report = await checkServer(nodeTarget(EVERYTHING.bin, EVERYTHING.args), {
       clients: false,

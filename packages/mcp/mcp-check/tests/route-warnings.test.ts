@@ -44,7 +44,7 @@ describe('mcp check on the four reference servers: a route warning is a refusal'
           )
         if (verdict.profile !== 'codex') expect(verdict.misread, verdict.profile).toEqual([])
       }
-    }, 30_000)
+    }, 600_000)
   }
 
   it('memory: the text report lists deepseek under wire changes, never under "would refuse"', async () => {
@@ -67,5 +67,5 @@ describe('mcp check on the four reference servers: a route warning is a refusal'
         .slice(wire + 1)
         .join('\n'),
     ).toMatch(/^ {2}deepseek +9\/9 .*: \/\$schema deepseek: metadata is not sent$/m)
-  }, 60_000)
+  }, 600_000)
 })

@@ -62,7 +62,7 @@ describe('mcp check against the seed-003 controller (fixture)', () => {
       expect(profile.verbatim).toHaveLength(5)
       expect(profile.hardened).toHaveLength(0)
     }
-  }, 30_000)
+  }, 600_000)
 
   it('over stdio, reports every row too, each client waiting exactly its bound, and leaves no process behind', async () => {
     const report = await checkServer(nodeTarget(FIXTURE, ['--stdio']), {
@@ -81,5 +81,5 @@ describe('mcp check against the seed-003 controller (fixture)', () => {
     expect(detail('dsh-stock')).toMatch(/still connecting after 2000 ms/)
     expect(detail('dsh-hardened')).toMatch(/still connecting after 2000 ms/)
     expect(await processesLeft(FIXTURE)).toEqual([])
-  }, 30_000)
+  }, 600_000)
 })

@@ -28,7 +28,7 @@ describe('mcp check’s HTTP reader', () => {
       matchedBy: 'id',
       message: { result: { serverInfo: {} } },
     })
-  }, 30_000)
+  }, 600_000)
 
   it('drops an SSE event over the message limit (noted) and still hears the answer after it', async () => {
     // FIXTURE: an upstream that streams an oversize event before its answer.
@@ -55,5 +55,5 @@ describe('mcp check’s HTTP reader', () => {
     expect(connection.noise).toEqual([
       expect.stringMatching(/an SSE event of \d+ bytes, over the message limit/),
     ])
-  }, 30_000)
+  }, 600_000)
 })

@@ -44,7 +44,7 @@ describe('tolerant intake options belong to the client they were installed for',
     expect(first.events.every((event) => event.result.tools.length === 76)).toBe(true)
     expect(first.events[0]!.result.projections).toBeUndefined()
     expect(second.events[0]!.result.projections).toBeDefined()
-  }, 40_000)
+  }, 600_000)
 
   it('a scoped installation (one DSH mcp-client row) covers only the clients created in its run()', async () => {
     const sdk = await loadMcpSdk()
@@ -65,7 +65,7 @@ describe('tolerant intake options belong to the client they were installed for',
     expect(row.events.map((event) => event.server)).toEqual(['row-server', 'row-server'])
     expect(global.events).toHaveLength(1)
     expect(global.events[0]!.server).toMatch(/^stdio:/)
-  }, 40_000)
+  }, 600_000)
 
   it('when a client’s installation is removed, it falls back to the remaining one', async () => {
     const sdk = await loadMcpSdk()
@@ -78,5 +78,5 @@ describe('tolerant intake options belong to the client they were installed for',
     later()
     await a.listTools()
     expect([first.events.length, second.events.length]).toEqual([2, 0])
-  }, 40_000)
+  }, 600_000)
 })

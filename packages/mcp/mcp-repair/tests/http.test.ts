@@ -13,7 +13,7 @@ afterEach(async () => {
 async function connect(url: string) {
   const client = new Client({ name: 'strict-client', version: '1' })
   cleanups.push(() => client.close())
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)), { timeout: 15_000 })
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)), { timeout: 600_000 })
   return client
 }
 
@@ -58,7 +58,7 @@ describe('mcp repair as a Streamable HTTP facade', () => {
     const echo = await proxied.callTool({ name: 'echo', arguments: { message: 'hi' } })
     expect(echo.content).toEqual([{ type: 'text', text: 'Echo: hi' }])
     expect(lines.filter((l) => l.startsWith('repaired'))).toEqual([])
-  }, 30_000)
+  }, 600_000)
 
   it('upstream gone: the refused connection itself answers with a JSON-RPC error (HTTP 502), not a timer', async () => {
     const upstream = await startSeed000Http(true)
@@ -78,5 +78,5 @@ describe('mcp repair as a Streamable HTTP facade', () => {
     })
     expect(response.status).toBe(502)
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 9, error: { code: -32000 } })
-  }, 30_000)
+  }, 600_000)
 })

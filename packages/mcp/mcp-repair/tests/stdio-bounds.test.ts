@@ -56,7 +56,7 @@ describe('mcp repair (stdio): bounded lines and clear process errors', () => {
     ).toBe(true)
     input.end()
     await repair.exited
-  }, 30_000)
+  }, 600_000)
 
   it('a command that does not exist: named, "command not found", exit 127', async () => {
     const { repair, log } = proxy(1024, '/no/such/server', [])

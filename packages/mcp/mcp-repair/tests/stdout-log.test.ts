@@ -87,7 +87,7 @@ describe('a server that logs each request to stdout before answering it (FIXTURE
         args: [STDIO_REPAIR_ENTRY, ...proxied],
         stderr: 'pipe',
       }),
-      { timeout: 15_000 },
+      { timeout: 600_000 },
     )
     expect(client.getServerVersion()?.name).toBe('stdout-log-fixture')
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo'])
@@ -95,7 +95,7 @@ describe('a server that logs each request to stdout before answering it (FIXTURE
     expect(called.content).toEqual([{ type: 'text', text: 'real answer' }])
     // A second answer to a request reaches the client as "a response for an unknown message ID".
     expect(errors.map((error) => error.message).filter((text) => /unknown message ID/.test(text))).toEqual([])
-  }, 30_000)
+  }, 600_000)
 
   it('the client reads the same lines through the proxy as straight from the server (raw, SDK-shaped requests)', async () => {
     const direct = new RawPeer(process.execPath, [STDOUT_LOG_SERVER])
@@ -119,7 +119,7 @@ describe('a server that logs each request to stdout before answering it (FIXTURE
     expect(proxy.lines).toEqual(direct.lines)
     for (const id of [0, 1, 2]) expect(responsesTo(proxy.lines, id)).toHaveLength(1)
     expect(proxy.lines.filter((line) => line.startsWith('debug: got '))).toHaveLength(4)
-  }, 30_000)
+  }, 600_000)
 
   it('each debug line is logged naming the server and the request it names; the request waits for its answer', async () => {
     const proxy = inProcess()
@@ -132,7 +132,7 @@ describe('a server that logs each request to stdout before answering it (FIXTURE
     expect(proxy.log).toEqual([
       'the upstream stdout-log wrote a line that is not JSON (58 bytes), naming the pending tools/list (id 1) but not an answer to it: "debug: got {\\"method\\":\\"tools/list\\",\\"jsonrpc\\":\\"2.0\\",\\"id\\":1}"; passed through as it is, the request still waits for its answer',
     ])
-  }, 30_000)
+  }, 600_000)
 
   it('a debug line over the line limit is dropped but not taken for the answer: the real answer still arrives', async () => {
     const call = request(1, 'tools/call', { name: 'echo', arguments: { text: 'y'.repeat(2000) } })
@@ -148,7 +148,7 @@ describe('a server that logs each request to stdout before answering it (FIXTURE
     expect(proxy.log).toEqual([
       `the upstream stdout-log wrote a line of ${debugLine.length + 1} bytes, over the limit, naming the pending tools/call (id 1) but not an answer to it: ${JSON.stringify(`${debugLine.slice(0, 80)}…`)}; dropped, the request still waits for its answer`,
     ])
-  }, 30_000)
+  }, 600_000)
 
   it('a request a debug line named whose answer never comes is answered once, when the server exits', async () => {
     const proxy = new RawPeer(process.execPath, [STDIO_REPAIR_ENTRY, ...proxied])
@@ -168,5 +168,5 @@ describe('a server that logs each request to stdout before answering it (FIXTURE
         },
       },
     ])
-  }, 30_000)
+  }, 600_000)
 })

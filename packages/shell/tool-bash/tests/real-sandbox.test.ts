@@ -65,7 +65,7 @@ beforeAll(async () => {
   confines = text.includes('[sandbox: file access denied under read-only mode]')
   if (!confines)
     expect(text).toMatch(/no sandbox backend is usable on this host; refusing to run the command unconfined/)
-}, 30_000)
+}, 600_000)
 
 describe('@dsh-harden/tool-bash over the real sandbox', () => {
   for (const mode of ['workspace-write', 'danger-full-access'] as const) {

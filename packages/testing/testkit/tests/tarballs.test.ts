@@ -185,5 +185,5 @@ describe('prepack', () => {
     expect((await stat(join(pkg.dir, 'dist/index.js'))).mtimeMs).toBeGreaterThanOrEqual(before - 1000)
     expect(tarball.entries.has('dist/index.js')).toBe(true)
     expect(tarball.entries.has('dist/index.d.ts')).toBe(true)
-  }, 300_000)
+  }, 600_000)
 })
