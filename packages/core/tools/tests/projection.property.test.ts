@@ -203,6 +203,15 @@ describe('normalization', () => {
     }
   }
 
+  it('a refused pattern in a constraint branch beside a sibling is not sent verbatim (FC_SEED=1079550521)', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { oneOf: [{ pattern: '^\\p{L}+$' }], const: {} } },
+    } as JsonObject
+    for (const p of PROFILE_IDS)
+      expect(checkProfileContract(projectParameters(schema, p).wire, p), p).toEqual([])
+  })
+
   it('a string valid as it is beside a branch whose key is JSON text reaches the tool as stock hands it (issue 23)', () => {
     // DeepSeek sends the first branch's any-value `k` as JSON text; the second branch takes `k` as a plain string.
     const schema = {

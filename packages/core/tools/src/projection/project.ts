@@ -464,6 +464,8 @@ function isFlatConstraint(walk: Walk, branch: JsonValue): boolean {
     Object.entries(branch).every(
       ([keyword, value]) =>
         (walk.rules.keeps.has(keyword) || keyword === 'required') &&
+        // A pattern the route's engine refuses cannot go out verbatim, in a constraint branch or anywhere.
+        refusedPattern(walk, keyword, value) === undefined &&
         keyword !== 'additionalItems' &&
         !(keyword === 'additionalProperties' && isJsonObject(value)),
     )
