@@ -1,23 +1,21 @@
 import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
-  createDshHome,
-  type DshApp,
   type DshHome,
-  ensureDshApp,
   HEADLESS_BUNDLES,
   profileDir,
   runBounded,
   writeProfile,
 } from '@dsh-harden/testkit/dsh-app'
 import { WORKSPACE_ROOT } from '@dsh-harden/testkit/workspace-packages'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   doctorJson,
   failing,
   finding,
   okFor,
   pasteIntoBash,
+  realAppHomes,
   runDoctor,
   SYSTEM_PATH,
   treeOf,
@@ -29,28 +27,15 @@ import {
  * Each trap is made for real, doctor runs as a subprocess, each printed fix is pasted into `bash -c` from that home,
  * and the next doctor run no longer reports it. Every run leaves the DSH home exactly as it was.
  */
-let app: DshApp
-const homes: DshHome[] = []
-
-beforeAll(async () => {
-  app = await ensureDshApp()
-}, 600_000)
-afterEach(() => {
-  for (const home of homes.splice(0)) home.close()
-}, 600_000)
-
-function awkwardHome(): DshHome {
-  const home = createDshHome({ prefix: "dsh-harden-doctor it's " })
-  homes.push(home)
-  return home
-}
+const real = realAppHomes("dsh-harden-doctor it's ")
+const awkwardHome = real.home
 
 function envOf(home: DshHome): Record<string, string> {
-  return userEnv(home.root, home.dir, `${app.binDir}:${SYSTEM_PATH}`)
+  return userEnv(home.root, home.dir, `${real.app().binDir}:${SYSTEM_PATH}`)
 }
 
 async function dshInit(home: DshHome, profile: string): Promise<void> {
-  const run = await runBounded(join(app.binDir, 'dsh'), ['--profile', profile, '--dump-config'], {
+  const run = await runBounded(join(real.app().binDir, 'dsh'), ['--profile', profile, '--dump-config'], {
     cwd: home.workspace,
     env: envOf(home),
     timeoutMs: 60_000,

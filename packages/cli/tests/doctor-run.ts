@@ -2,8 +2,8 @@ import { execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { childEnv } from '@dsh-harden/testkit/dsh-app'
-import { expect } from 'vitest'
+import { childEnv, createDshHome, type DshApp, type DshHome, ensureDshApp } from '@dsh-harden/testkit/dsh-app'
+import { afterEach, beforeAll, expect } from 'vitest'
 import { BIN, type CliResult } from './run-cli.ts'
 
 /** One finding of `dsh-harden doctor --json`. */
@@ -103,4 +103,31 @@ export function treeOf(dir: string): string[] {
     }
   }
   return lines.sort()
+}
+
+/**
+ * For a test file on the real `dsh` app (testkit's cached install): `app()` once it is installed, and `home()` a fresh
+ * DSH home named with `prefix`, removed when its test ends (a home holds the links DSH wrote; many at once is slow).
+ */
+export function realAppHomes(prefix: string): { readonly app: () => DshApp; readonly home: () => DshHome } {
+  let installed: DshApp | undefined
+  const homes: DshHome[] = []
+  beforeAll(async () => {
+    installed = await ensureDshApp()
+  }, 600_000)
+  afterEach(() => {
+    for (const home of homes.splice(0)) home.close()
+  }, 600_000)
+  return {
+    app: () => {
+      if (installed === undefined)
+        throw new Error('realAppHomes: app() read before beforeAll installed the app')
+      return installed
+    },
+    home: () => {
+      const home = createDshHome({ prefix })
+      homes.push(home)
+      return home
+    },
+  }
 }

@@ -1,20 +1,14 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-  createDshHome,
-  type DshApp,
-  type DshHome,
-  ensureDshApp,
-  profileDir,
-  runBounded,
-} from '@dsh-harden/testkit/dsh-app'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type DshHome, profileDir, runBounded } from '@dsh-harden/testkit/dsh-app'
+import { describe, expect, it } from 'vitest'
 import {
   doctorJson,
   finding,
   okFor,
   pasteIntoBash,
+  realAppHomes,
   runDoctor,
   SYSTEM_PATH,
   userEnv as userEnvOf,
@@ -26,25 +20,11 @@ import {
  * each printed fix applied verbatim with bash. The install traps that need an install of their own (hmr unpinned,
  * no Node 22 beside dsh) are the regress row `app-doctor-install`.
  */
-let app: DshApp
-const homes: DshHome[] = []
-
-beforeAll(async () => {
-  app = await ensureDshApp()
-}, 600_000)
-// Each test's homes go when it ends (a DSH home holds the links DSH wrote; removing many at once can be slow).
-afterEach(() => {
-  for (const home of homes.splice(0)) home.close()
-}, 600_000)
-
-function freshHome(): DshHome {
-  const home = createDshHome({ prefix: 'dsh-harden-doctor-' })
-  homes.push(home)
-  return home
-}
+const real = realAppHomes('dsh-harden-doctor-')
+const freshHome = real.home
 
 /** The environment a user has after INSTALL.md step 1: the app's bin first on PATH, their own DSH home. */
-function userEnv(home: DshHome, path = `${app.binDir}:${SYSTEM_PATH}`): Record<string, string> {
+function userEnv(home: DshHome, path = `${real.app().binDir}:${SYSTEM_PATH}`): Record<string, string> {
   return userEnvOf(home.root, home.dir, path)
 }
 
@@ -59,7 +39,7 @@ function applyFix(home: DshHome, command: string | null): void {
 
 /** DSH's own profile initialization (`dsh --dump-config` writes the template, `[]` user layer included). */
 async function dshInitProfile(home: DshHome, profile: string): Promise<void> {
-  const run = await runBounded(join(app.binDir, 'dsh'), ['--profile', profile, '--dump-config'], {
+  const run = await runBounded(join(real.app().binDir, 'dsh'), ['--profile', profile, '--dump-config'], {
     cwd: home.workspace,
     env: userEnv(home),
     timeoutMs: 60_000,
@@ -70,7 +50,7 @@ async function dshInitProfile(home: DshHome, profile: string): Promise<void> {
 
 /** A headless start of the profile with no model endpoint: what DSH prints before it would send anything. */
 async function dshStart(home: DshHome, profile: string, path?: string) {
-  return runBounded(join(app.binDir, 'dsh'), ['--profile', profile, 'hi'], {
+  return runBounded(join(real.app().binDir, 'dsh'), ['--profile', profile, 'hi'], {
     cwd: home.workspace,
     env: { ...userEnv(home, path), DEEPSEEK_API_KEY: 'sk-local', DEEPSEEK_BASE_URL: 'http://127.0.0.1:9/v1' },
     timeoutMs: 90_000,
@@ -93,7 +73,7 @@ describe('dsh-harden doctor on the real dsh 0.1.0-rc.8', { timeout: 600_000 }, (
     const { findings } = await doctor(home)
     expect(okFor(findings, 'dsh')).toBe(true)
     expect(findings.find((f) => f.check === 'node')?.message).toMatch(
-      new RegExp(`^${join(app.binDir, 'node')} v22\\.\\d+\\.\\d+ runs dsh`),
+      new RegExp(`^${join(real.app().binDir, 'node')} v22\\.\\d+\\.\\d+ runs dsh`),
     )
     expect(okFor(findings, 'dsh-version')).toBe(true)
     expect(findings.find((f) => f.check === 'hmr-pin')?.message).toMatch(
@@ -106,7 +86,10 @@ describe('dsh-harden doctor on the real dsh 0.1.0-rc.8', { timeout: 600_000 }, (
     // What `npm install --global` makes: a symlink to the package's bin script, run by the first `node` on PATH.
     const linkDir = join(home.root, 'npm-bin')
     mkdirSync(linkDir)
-    symlinkSync(join(app.dir, 'node_modules', '@deepseek-ai', 'dsh', 'lib', 'bin.js'), join(linkDir, 'dsh'))
+    symlinkSync(
+      join(real.app().dir, 'node_modules', '@deepseek-ai', 'dsh', 'lib', 'bin.js'),
+      join(linkDir, 'dsh'),
+    )
     const path = `${linkDir}:${SYSTEM_PATH}`
     const systemNode = execFileSync('bash', ['-c', 'command -v node'], { env: { PATH: SYSTEM_PATH } })
       .toString()
