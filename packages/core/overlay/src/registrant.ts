@@ -1,4 +1,3 @@
-import { packageOfSpecifier } from './plugin-package.ts'
 /** Who is registering a tool, as far as the `register` call tells. */
 export interface Registration {
   /**
@@ -8,10 +7,10 @@ export interface Registration {
    */
   readonly source: string | undefined
   /**
-   * The npm package the user installed that plugin from, when the profile row that loaded it names one (a package,
-   * or a path inside one): what the user knows the plugin by, for notices. Absent when unknown.
+   * The module specifier of the profile row that loaded that plugin (`options.name`: a package, or a path inside
+   * one), from which notices name the npm package the user installed. Absent when no row loaded it.
    */
-  readonly package?: string | undefined
+  readonly row?: string | undefined
   /**
    * Set for a tool registered before the transform was added when nothing recorded its plugin (the
    * `@dsh-harden/overlay/early` row records it from the moment DSH provides `tools`).
@@ -31,10 +30,10 @@ const byFiber = new WeakMap<object, Registration>()
 function nameOf(fiber: { name?: unknown; entry?: { options?: { name?: unknown } } }): Registration {
   const name = fiber.name
   if (typeof name !== 'string' || name === 'root') return FROM_ROOT
-  // The loader row that runs this fiber (`@deepseek-ai/cordis-plugin-loader` sets `fiber.entry`), read once per fiber.
+  // The loader row that runs this fiber (`@deepseek-ai/cordis-plugin-loader` sets `fiber.entry`). Only the string is
+  // kept: this module is in the early row's graph, which must import fast to start before other rows register.
   const specifier = fiber.entry?.options?.name
-  const installed = typeof specifier === 'string' ? packageOfSpecifier(specifier) : undefined
-  return Object.freeze(installed === undefined ? { source: name } : { source: name, package: installed })
+  return Object.freeze(typeof specifier === 'string' ? { source: name, row: specifier } : { source: name })
 }
 
 /** The registering plugin's name, read from the calling context cordis binds as `this.ctx`. */

@@ -3,6 +3,7 @@ import type { Admission } from './admission.ts'
 import { asRegistered } from './definition-transforms.ts'
 import type { DshRegistry } from './dsh-registry.ts'
 import { type NoticeSink, refusalNotice, repairNotice, validatorProblemNotice } from './notices.ts'
+import { packageOfSpecifier } from './plugin-package.ts'
 import type { Registration } from './registrant.ts'
 import {
   type Admitted,
@@ -128,7 +129,8 @@ export class ToolGate {
       this.shown.set(judgement.definition, judgement.definition)
     }
     this.ledger.record(verdictOf(judgement, early))
-    this.tell(judgement, path, registration.package)
+    const row = registration.row
+    this.tell(judgement, path, row === undefined ? undefined : packageOfSpecifier(row))
     return judgement
   }
 

@@ -1,5 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
+import { packageOfSpecifier } from '../src/plugin-package.ts'
 import { type Registration, registrationOf } from '../src/registrant.ts'
 import { dshRuntime } from './fixtures.ts'
 
@@ -63,26 +64,25 @@ describe('the registering plugin', () => {
   })
 })
 
-describe('the package a plugin was installed from', () => {
+describe('the loader row a plugin was started from', () => {
   const fiberOf = (name: string, specifier?: unknown) => ({
     ctx: { fiber: { name, ...(specifier === undefined ? {} : { entry: { options: { name: specifier } } }) } },
   })
 
-  it('is read from the loader row that runs the plugin: a package name, or the package a path is inside', () => {
+  it("is kept as the row's module specifier, for notices to name the package it is in", () => {
     expect(registrationOf(fiberOf('acme-tools', '@acme/dsh-tools/plugin'))).toEqual({
       source: 'acme-tools',
-      package: '@acme/dsh-tools',
+      row: '@acme/dsh-tools/plugin',
     })
+    expect(packageOfSpecifier('@acme/dsh-tools/plugin')).toBe('@acme/dsh-tools')
     // A path inside this repository: its nearest package.json names the package.
-    const file = new URL('../src/plugin.ts', import.meta.url).pathname
-    expect(registrationOf(fiberOf('overlay-by-path', file))).toEqual({
-      source: 'overlay-by-path',
-      package: '@dsh-harden/overlay',
-    })
+    expect(packageOfSpecifier(new URL('../src/plugin.ts', import.meta.url).pathname)).toBe(
+      '@dsh-harden/overlay',
+    )
+    expect(packageOfSpecifier('./plugin.mjs')).toBeUndefined()
   })
 
-  it('is left out when no row names one, rather than guessed', () => {
+  it('is left out when no row started the plugin', () => {
     expect(registrationOf(fiberOf('hand-mounted'))).toEqual({ source: 'hand-mounted' })
-    expect(registrationOf(fiberOf('relative', './plugin.mjs'))).toEqual({ source: 'relative' })
   })
 })
