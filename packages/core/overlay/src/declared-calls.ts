@@ -77,9 +77,20 @@ export function installDeclaredCalls(
     refused.set(callId, new ToolArgsError(contract.identity, [error.violation]))
   }
 
+  // The agent loop hands the same input to `executionMode` and then to `prepare`: it is read back once.
+  const translated = new WeakMap<object, unknown>()
   const translate = (input: unknown): unknown => {
     if (typeof input !== 'object' || input === null) return input
-    const { name, arguments: sent, agent } = input as ExecutionInput
+    let read = translated.get(input)
+    if (read === undefined) {
+      read = readBack(input as ExecutionInput)
+      translated.set(input, read)
+    }
+    return read
+  }
+
+  const readBack = (input: ExecutionInput): unknown => {
+    const { name, arguments: sent, agent } = input
     if (typeof name !== 'string') return input
     const declared = reading.declaredName(name, agent) ?? name
     let args = sent
@@ -91,7 +102,7 @@ export function installDeclaredCalls(
       } catch (error) {
         // Two values for one argument: refused at dispatch. Any other failure leaves the arguments as sent, for DSH and
         // the tool to judge as stock would.
-        if (error instanceof ConflictingKeysError) refuse((input as ExecutionInput).callId, contract, error)
+        if (error instanceof ConflictingKeysError) refuse(input.callId, contract, error)
         args = sent
       }
     }

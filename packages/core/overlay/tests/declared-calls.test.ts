@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { PROFILE_IDS, PROVIDER_KEYS, type ProfileId } from '@dsh-harden/tools'
+import { compileToolContract, PROFILE_IDS, PROVIDER_KEYS, type ProfileId } from '@dsh-harden/tools'
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { HardenOverlay, type OverlayConfig } from '../src/index.ts'
 import {
   ANY_SLOT,
@@ -187,6 +187,33 @@ describe('calls reach DSH in the declared terms', () => {
     })
     expect(mode.kind).toBe('parallel')
     expect(seen).toEqual([{}])
+  })
+
+  it('reads a call back once when the agent loop classifies it and then runs it (the same input object)', async () => {
+    const app = (await dshRuntime()) as Context & Runtime
+    await app.plugin(HardenOverlay, { profile: 'openai-strict' })
+    await app.plugin(
+      toolPlugin(
+        'third-party',
+        tool('maybe.note', { type: 'object', properties: { note: { type: 'string' } } }),
+      ),
+    )
+    const wire = (await app.systemPrompt.assemble({})).tools[0]
+    const prototype = Object.getPrototypeOf(compileToolContract(VALID, { tool: 'probe', source: undefined }))
+    const reads = vi.spyOn(prototype, 'normalizeArguments')
+    try {
+      const input = {
+        signal: new AbortController().signal,
+        callId: 'c1',
+        name: wire?.name ?? '',
+        arguments: { note: null },
+      }
+      app.tools.executionMode(input)
+      await app.tools.execute(input)
+      expect(reads).toHaveBeenCalledTimes(1)
+    } finally {
+      reads.mockRestore()
+    }
   })
 
   it('validateArguments refuses a call as a failing tool body does, with ToolArgsError naming tool and pointer', async () => {
