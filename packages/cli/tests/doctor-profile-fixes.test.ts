@@ -1,16 +1,11 @@
 import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-  type DshHome,
-  HEADLESS_BUNDLES,
-  profileDir,
-  runBounded,
-  writeProfile,
-} from '@dsh-harden/testkit/dsh-app'
+import { type DshHome, HEADLESS_BUNDLES, profileDir, writeProfile } from '@dsh-harden/testkit/dsh-app'
 import { WORKSPACE_ROOT } from '@dsh-harden/testkit/workspace-packages'
 import { describe, expect, it } from 'vitest'
 import {
   doctorJson,
+  dumpConfig,
   failing,
   finding,
   okFor,
@@ -34,14 +29,8 @@ function envOf(home: DshHome): Record<string, string> {
   return userEnv(home.root, home.dir, `${real.app().binDir}:${SYSTEM_PATH}`)
 }
 
-async function dshInit(home: DshHome, profile: string): Promise<void> {
-  const run = await runBounded(join(real.app().binDir, 'dsh'), ['--profile', profile, '--dump-config'], {
-    cwd: home.workspace,
-    env: envOf(home),
-    timeoutMs: 60_000,
-    label: 'dsh --dump-config',
-  })
-  expect(run.exitCode, run.stderr).toBe(0)
+function dshInit(home: DshHome, profile: string): Promise<void> {
+  return dumpConfig(real.app(), home, profile, envOf(home))
 }
 
 /**

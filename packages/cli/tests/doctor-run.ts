@@ -2,7 +2,14 @@ import { execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { childEnv, createDshHome, type DshApp, type DshHome, ensureDshApp } from '@dsh-harden/testkit/dsh-app'
+import {
+  childEnv,
+  createDshHome,
+  type DshApp,
+  type DshHome,
+  ensureDshApp,
+  runBounded,
+} from '@dsh-harden/testkit/dsh-app'
 import { afterEach, beforeAll, expect } from 'vitest'
 import { BIN, type CliResult } from './run-cli.ts'
 
@@ -130,4 +137,20 @@ export function realAppHomes(prefix: string): { readonly app: () => DshApp; read
       return home
     },
   }
+}
+
+/** `dsh --profile <p> --dump-config` in `home` with `env`: creates the profile without starting DSH; must succeed. */
+export async function dumpConfig(
+  app: DshApp,
+  home: DshHome,
+  profile: string,
+  env: Record<string, string>,
+): Promise<void> {
+  const run = await runBounded(join(app.binDir, 'dsh'), ['--profile', profile, '--dump-config'], {
+    cwd: home.workspace,
+    env,
+    timeoutMs: 60_000,
+    label: 'dsh --dump-config',
+  })
+  expect(run.exitCode, run.stderr).toBe(0)
 }

@@ -5,6 +5,7 @@ import { type DshHome, profileDir, runBounded } from '@dsh-harden/testkit/dsh-ap
 import { describe, expect, it } from 'vitest'
 import {
   doctorJson,
+  dumpConfig,
   finding,
   okFor,
   pasteIntoBash,
@@ -38,14 +39,8 @@ function applyFix(home: DshHome, command: string | null): void {
 }
 
 /** DSH's own profile initialization (`dsh --dump-config` writes the template, `[]` user layer included). */
-async function dshInitProfile(home: DshHome, profile: string): Promise<void> {
-  const run = await runBounded(join(real.app().binDir, 'dsh'), ['--profile', profile, '--dump-config'], {
-    cwd: home.workspace,
-    env: userEnv(home),
-    timeoutMs: 60_000,
-    label: 'dsh --dump-config',
-  })
-  expect(run.exitCode, run.stderr).toBe(0)
+function dshInitProfile(home: DshHome, profile: string): Promise<void> {
+  return dumpConfig(real.app(), home, profile, userEnv(home))
 }
 
 /** A headless start of the profile with no model endpoint: what DSH prints before it would send anything. */
