@@ -12,6 +12,7 @@ import type { Row } from '../row.ts'
 import { declaredNamesRow } from './declared-names-row.ts'
 import { doctorRows } from './doctor-rows.ts'
 import { appRows } from './group-parts.ts'
+import { hookBridgeRow } from './hook-rows.ts'
 import { globSpillRow, skillReminderRow } from './identity-rows.ts'
 import { installRow, OVERLAY_PACKAGE } from './install-row.ts'
 import { installWalkthroughRow } from './install-walkthrough.ts'
@@ -64,6 +65,7 @@ export async function run(context: GroupContext): Promise<readonly Row[]> {
     rows.push(...(await loadOrderRows(parts)))
     rows.push(await pollutionRow(parts))
     rows.push(await skillReminderRow(parts), await globSpillRow(parts), await declaredNamesRow(parts))
+    rows.push(await hookBridgeRow(parts))
     rows.push(...(await cordisRows(parts)))
     rows.push(...(await escalationRows(parts)))
     rows.push(await emptySchemaRow(parts))
