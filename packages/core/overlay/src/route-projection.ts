@@ -2,17 +2,20 @@ import type { Context } from '@deepseek-ai/cordis'
 import {
   type JsonObject,
   type ModelRoute,
+  type Placement,
   type ProfileId,
+  placeRoute,
   profileForRoute,
   profileRules,
+  type RouteFacts,
   renameAll,
   type ToolContract,
 } from '@dsh-harden/tools'
 import type { RoutedBinding } from './registration.ts'
 
 // Which profile a route gets is data in @dsh-harden/tools (`projection/routes.ts`): every pi-ai provider key, DSH's
-// `deepseek-official`, gateways by model id.
-export { type ModelRoute, profileForRoute }
+// `deepseek-official`, gateways by model id, local engines by endpoint, `conservative` for a route nothing places.
+export { type ModelRoute, placeRoute, profileForRoute }
 
 interface ToolSchema {
   readonly name?: unknown
@@ -69,14 +72,53 @@ function readRoute(source: unknown): ModelRoute | undefined {
   }
 }
 
+/** The endpoint facts of a route key, as its adapter's configuration states them. */
+export type RouteConfig = (provider: string) => Pick<RouteFacts, 'api' | 'baseURL'> | undefined
+
+const NO_ROUTE_CONFIG: RouteConfig = () => undefined
+
+const PI_AI_SETTINGS = 'llm-pi-ai'
+
+/**
+ * The `api` and `baseURL` of a pi-ai route, where DSH exposes them. `GenerateOptions` (dsh-llm `src/types.ts`) carries
+ * only `provider` and `model`, and `dsh-llm-pi-ai` keeps its resolved profiles inside its plugin; but its `apply`
+ * (`src/index.ts`) registers its configuration as the settings namespace `llm-pi-ai` (`installSettingsSection`, with
+ * the profile row's config as the base layer), and the settings service's `get(ns)` (dsh-settings `src/index.ts`,
+ * `SettingsProvider.get`) returns the resolved section: `providers[<route key>]` is a `PiAiProviderProfile`
+ * (`src/config.ts`), whose `api` and `baseURL` say what serves a hand-declared route. Without a settings service
+ * there is nothing to read, and the route is placed by its key and model id.
+ */
+export function piAiRouteConfig(ctx: Context): RouteConfig {
+  return (provider) => {
+    try {
+      const settings = (ctx as unknown as { get?(name: string): unknown }).get?.('settings') as
+        | { get?(ns: string): unknown }
+        | undefined
+      const section = settings?.get?.(PI_AI_SETTINGS) as { providers?: Record<string, unknown> } | undefined
+      const profile = section?.providers?.[provider] as Record<string, unknown> | undefined
+      if (profile === undefined || profile === null) return undefined
+      const { api, baseURL } = profile
+      return {
+        api: typeof api === 'string' ? api : undefined,
+        baseURL: typeof baseURL === 'string' ? baseURL : undefined,
+      }
+    } catch {
+      return undefined
+    }
+  }
+}
+
 /**
  * Applies the wire projection for the route each request actually uses, with no `profile` configured. DSH assembles
  * a request's tools in `SystemPrompt.assemble()` (dsh-system-prompt), which runs the `system-prompt/assemble`
  * waterfall: this listener rewrites each known tool's `parameters` to its wire schema for the agent's route. The
  * route is read, in order, from the assembly's `variables` (DSH's model selection, `installModelSelection` in
  * dsh-agent, snapshots the selected provider/model there and applies the same pair to the request), the agent's
- * own options (`AgentOptions.provider`/`model`), and the last `llm/stream` request seen. A route switch takes effect
- * at the next assembly; arguments are read back for the route the calling agent was last assembled for.
+ * own options (`AgentOptions.provider`/`model`); the route's `api` and `baseURL` from its adapter's configuration
+ * (`piAiRouteConfig`). `placeRoute` places every route it is given, a route no rule knows on `conservative`, and the
+ * overlay says once per route which profile it got and why. Only an assembly that names no route at all uses the
+ * route of the last `llm/stream` request. A route switch takes effect at the next assembly; arguments are read back
+ * for the route the calling agent was last assembled for.
  */
 const NO_RENAMES: ReadonlyMap<string, string> = new Map()
 
@@ -96,15 +138,21 @@ export class RouteProjection implements RoutedBinding {
   private lastNames: ReadonlyMap<string, string> | undefined
   /** Per view map, so agents of different scopes taking turns each keep theirs. */
   private readonly wiresByView = new WeakMap<ReadonlyMap<string, object>, ViewWires>()
+  /** Told once per route which profile it got and why (a line for the user). */
+  private readonly onPlaced: ((line: string) => void) | undefined
+  private readonly toldPlaced = new Set<string>()
+  private routeConfig: RouteConfig = NO_ROUTE_CONFIG
 
   constructor(
     onNotProjected?: (reason: string) => void,
     configured?: ProfileId,
     onWithheld?: (tool: string, profile: ProfileId, reason: string) => void,
+    onPlaced?: (line: string) => void,
   ) {
     this.onNotProjected = onNotProjected
     this.configured = configured
     this.onWithheld = onWithheld
+    this.onPlaced = onPlaced
   }
 
   /**
@@ -137,9 +185,22 @@ export class RouteProjection implements RoutedBinding {
     const agent = context?.agent
     const route =
       this.configured === undefined ? (readRoute(assembly.variables) ?? readRoute(agent?.options)) : undefined
-    const profile = this.configured ?? (route && profileForRoute(route)) ?? this.last
+    const profile = this.configured ?? (route === undefined ? this.last : this.place(route))
     if (profile !== undefined && typeof agent === 'object' && agent !== null) this.byAgent.set(agent, profile)
     return profile
+  }
+
+  /** The profile of a named route, with its endpoint facts; says once per route which one and why. */
+  private place(route: ModelRoute): ProfileId {
+    const config = route.provider === undefined ? undefined : this.routeConfig(route.provider)
+    const facts: RouteFacts = { ...route, ...config }
+    const placement = placeRoute(facts)
+    const key = [facts.provider, facts.model, facts.api, facts.baseURL].join('\u0000')
+    if (!this.toldPlaced.has(key)) {
+      this.toldPlaced.add(key)
+      this.onPlaced?.(placedNotice(facts, placement))
+    }
+    return placement.profile
   }
 
   /**
@@ -246,6 +307,7 @@ export class RouteProjection implements RoutedBinding {
 
   /** Listens on DSH's request path; returns the disposer. */
   install(ctx: Context, tools: ToolsInScope): () => void {
+    this.routeConfig = piAiRouteConfig(ctx)
     const on = (ctx as unknown as { on: Listen }).on.bind(ctx)
     const disposeAssemble = on(
       'system-prompt/assemble',
@@ -264,8 +326,7 @@ export class RouteProjection implements RoutedBinding {
       'llm/stream',
       ((options: ModelRoute, next: () => unknown) => {
         const route = readRoute(options)
-        const profile = route && profileForRoute(route)
-        if (profile !== undefined) this.last = profile
+        if (route !== undefined && this.configured === undefined) this.last = this.place(route)
         return next()
       }) as (...args: never[]) => unknown,
       { global: true },
@@ -273,6 +334,17 @@ export class RouteProjection implements RoutedBinding {
     return () => {
       disposeAssemble()
       disposeStream()
+      this.routeConfig = NO_ROUTE_CONFIG
     }
   }
+}
+
+/** What the user reads once per route: which profile it got, why, and how to choose another. */
+export function placedNotice(facts: RouteFacts, placement: Placement): string {
+  const named = [facts.provider, facts.model].filter((part) => part !== undefined).join('/')
+  const endpoint = facts.baseURL === undefined ? '' : ` at ${facts.baseURL}`
+  return (
+    `dsh-harden: route ${JSON.stringify(named)}${endpoint} gets the ${placement.profile} profile (${placement.why}); ` +
+    'to choose another, set `profile` in the dsh-harden row (PROFILES.md lists them).'
+  )
 }

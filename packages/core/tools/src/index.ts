@@ -54,9 +54,12 @@ export { PROFILES, type ProfileRules, profileRules } from './projection/profiles
 export { type RegexFeature, regexFeatures } from './projection/regex-features.ts'
 export {
   type ModelRoute,
+  type Placement,
   PROVIDER_KEYS,
+  placeRoute,
   profileForProviderKey,
   profileForRoute,
+  type RouteFacts,
   type RoutePlacement,
 } from './projection/routes.ts'
 export {

@@ -2,6 +2,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
 import type { WorkMeter } from '../work-meter.ts'
 import { meetsName } from './names.ts'
 import type { ProfileRules } from './profiles.ts'
+import { listableValue } from './project.ts'
+import { exceedsRepetition } from './repetition.ts'
 
 /**
  * Whether `projectParameters` would send `declared` exactly as it is on a route: a conservative test, one read of
@@ -72,6 +74,7 @@ function acceptedNode(node: JsonObject, rules: ProfileRules): readonly JsonValue
       case 'format':
         if (type !== 'string' || typeof value !== 'string' || !rules.keeps.has(key)) return undefined
         if (rules.formats !== undefined && !rules.formats.has(value)) return undefined
+        if (value === 'enum' && rules.enumFormatNeedsEnum && !Array.isArray(node.enum)) return undefined
         continue
       case 'items':
         if (type !== 'array' || !isJsonObject(value)) return undefined
@@ -83,7 +86,8 @@ function acceptedNode(node: JsonObject, rules: ProfileRules): readonly JsonValue
         if (type !== 'object') return undefined
         continue
       default:
-        if (!bounds.includes(key) || !rules.keeps.has(key)) return undefined
+        if (!bounds.includes(key) || !rules.keeps.has(key) || exceedsRepetition(rules, key, value))
+          return undefined
     }
   }
   if (type === 'array' && children === undefined && (rules.typedEverywhere || rules.arraysNeedItems))
@@ -94,7 +98,7 @@ function acceptedNode(node: JsonObject, rules: ProfileRules): readonly JsonValue
 
 function acceptedEnum(type: string, values: JsonValue, rules: ProfileRules): boolean {
   if (!Array.isArray(values) || values.length === 0) return false
-  if (type === 'string') return values.every((value) => typeof value === 'string')
+  if (type === 'string') return values.every((value) => listableValue(value, rules))
   if (rules.enumStringsOnly || (type !== 'number' && type !== 'integer')) return false
   return values.every((value) => typeof value === 'number')
 }
@@ -103,6 +107,8 @@ function acceptedEnum(type: string, values: JsonValue, rules: ProfileRules): boo
 function objectChildren(node: JsonObject, rules: ProfileRules): readonly JsonValue[] | undefined {
   const { properties, required, additionalProperties } = node
   if (properties !== undefined && !isJsonObject(properties)) return undefined
+  // The projection adds `properties: {}` where the route wants the map.
+  if (properties === undefined && rules.objectsNeedProperties) return undefined
   const names = properties === undefined ? [] : Object.keys(properties)
   const keyRule = rules.propertyKeys
   if (keyRule !== undefined && !names.every((name) => meetsName(name, keyRule))) return undefined

@@ -6,6 +6,7 @@ import { meetsName } from './names.ts'
 import { admitsNull } from './nullable.ts'
 import { type ProfileRules, profileRules } from './profiles.ts'
 import { REGEX_FEATURE_TEXT, refusedFeature } from './regex-features.ts'
+import { exceedsRepetition } from './repetition.ts'
 import type { ProfileId } from './types.ts'
 import { isVocabulary, METADATA, STRUCTURAL } from './vocabulary.ts'
 
@@ -52,7 +53,13 @@ function checkKeywords(check: Check, node: JsonObject, path: Path): void {
       fail(check, [...path, keyword], 'profile-keyword', `\`${keyword}\` is not JSON Schema vocabulary`)
     else if ((!STRUCTURAL.has(keyword) || keyword === 'allOf') && !rules.keeps.has(keyword)) {
       fail(check, [...path, keyword], 'profile-keyword', `\`${keyword}\` is not accepted`)
-    }
+    } else if (exceedsRepetition(rules, keyword, node[keyword]!))
+      fail(
+        check,
+        [...path, keyword],
+        'profile-keyword',
+        `\`${keyword}\` above ${rules.repetitionLimit} (the grammar compiler refuses the repetition)`,
+      )
   }
 }
 
@@ -131,6 +138,10 @@ function checkValues(check: Check, node: JsonObject, path: Path): void {
   if (rules.enumStringsOnly && Array.isArray(node.enum) && !node.enum.every((v) => typeof v === 'string')) {
     fail(check, [...path, 'enum'], 'profile-shape', 'enum values must be strings')
   }
+  if (!rules.emptyEnumStrings && Array.isArray(node.enum) && node.enum.includes(''))
+    fail(check, [...path, 'enum'], 'profile-shape', 'an enum value that is the empty string')
+  if (rules.enumFormatNeedsEnum && node.format === 'enum' && !Array.isArray(node.enum))
+    fail(check, [...path, 'format'], 'profile-keyword', 'format "enum" without an enum')
   if (rules.constAsEnum && Object.hasOwn(node, 'const'))
     fail(check, [...path, 'const'], 'profile-keyword', '`const` is not understood')
   if (typeof node.format === 'string' && rules.formats !== undefined && !rules.formats.has(node.format)) {
@@ -179,6 +190,8 @@ function checkObject(check: Check, node: JsonObject, path: Path): void {
     for (const name of names)
       if (!meetsName(name, keys))
         fail(check, [...path, 'properties', name], 'profile-shape', `a property key outside ${keys.text}`)
+  if (rules.objectsNeedProperties && !isJsonObject(node.properties))
+    fail(check, path, 'profile-shape', 'an object without properties')
   if (rules.requiredDeclaredOnly && required.some((name) => !names.includes(name)))
     fail(check, [...path, 'required'], 'profile-shape', 'required names an undeclared property')
   if (rules.strictObjects) {
@@ -262,6 +275,7 @@ function constraintUnion(check: Check, node: JsonObject): boolean {
         Object.entries(b).every(
           ([keyword, value]) =>
             (check.rules.keeps.has(keyword) || keyword === 'required') &&
+            !exceedsRepetition(check.rules, keyword, value) &&
             keyword !== 'additionalItems' &&
             !(keyword === 'additionalProperties' && isJsonObject(value)),
         ),

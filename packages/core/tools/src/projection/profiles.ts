@@ -51,6 +51,17 @@ export interface ProfileRules {
   readonly toolNames: NameRule
   /** Which local `$ref`s go on the wire as references (the rest are inlined, within `byte-budget.ts`). */
   readonly refs: RefRules
+  /** An object node needs `properties`, even empty (OpenAI: "object schema missing properties"). */
+  readonly objectsNeedProperties: boolean
+  /**
+   * The largest length or count bound (`minLength`, `maxItems`, …) the route's grammar compiler takes; a larger one
+   * is spilled and enforced locally. `undefined`: any.
+   */
+  readonly repetitionLimit: number | undefined
+  /** `enum` may list the empty string (Gemini: "enum[3]: cannot be empty"). */
+  readonly emptyEnumStrings: boolean
+  /** `format: "enum"` is only taken beside an `enum` (Gemini's OpenAPI format for enumerated strings). */
+  readonly enumFormatNeedsEnum: boolean
 }
 
 /**
@@ -171,7 +182,47 @@ const BASE: Omit<ProfileRules, 'id'> = {
   toolNames: FUNCTION_NAMES,
   // No source reports these routes refusing a local `$ref` into `$defs`/`definitions` (PROFILES.md, References).
   refs: { maps: BOTH_MAPS, siblings: new Set(ANNOTATIONS), recursive: true, place: 'root' },
+  objectsNeedProperties: false,
+  repetitionLimit: undefined,
+  emptyEnumStrings: true,
+  enumFormatNeedsEnum: false,
 }
+
+// Every `$ref` is inlined (within the byte budget): for engines that do not resolve references.
+const NO_REFS: RefRules = { maps: new Set(), siblings: new Set(), recursive: false, place: 'root' }
+
+// vLLM `v1/structured_output/backend_xgrammar.py` `STRING_SUPPORTED_FORMATS` (after xgrammar's
+// `json_schema_converter.cc`): a `format` outside it makes xgrammar refuse the schema.
+const XGRAMMAR_FORMATS = new Set([
+  'email',
+  'date',
+  'time',
+  'date-time',
+  'duration',
+  'ipv4',
+  'ipv6',
+  'hostname',
+  'uuid',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'json-pointer',
+  'relative-json-pointer',
+])
+// vLLM `has_xgrammar_unsupported_json_features`: "The provided JSON schema contains features not supported by
+// xgrammar." (vllm-project/vllm#16321, #16880) for these keywords.
+const XGRAMMAR_REFUSED = new Set([
+  'multipleOf',
+  'uniqueItems',
+  'contains',
+  'patternProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+])
+// The tool-name rule every route takes: OpenAI's and Anthropic's `^[a-zA-Z0-9_-]{1,64}$`, Gemini's leading letter or
+// underscore, Moonshot's "no leading digit".
+const SHARED_NAMES = nameRule('^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$', 'a-zA-Z_', 'a-zA-Z0-9_\\-', 64)
 
 export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId, ProfileRules>([
   // DeepSeek chat completions (non-strict): OpenAI-compatible validation; untyped slots make the model send
@@ -179,14 +230,27 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
   ['deepseek', { ...BASE, id: 'deepseek', refusedPatterns: DEEPSEEK_REFUSED_PATTERNS }],
   // OpenAI chat completions, non-strict: the schema is validated; sub-schemas need a `type` in places.
   // "array schema missing items" is reported non-strict too (sigoden/aichat#1049, mark3labs/mcphost#35).
-  ['openai', { ...BASE, id: 'openai', arraysNeedItems: true, refusedPatterns: OPENAI_REFUSED_PATTERNS }],
+  // "object schema missing properties" (openai/openai-agents-python#449); Codex CLI adds `properties: {}` because
+  // "OpenAI models mandate the \"properties\" field in the schema" (openai/codex `mcp_tool.rs`).
+  [
+    'openai',
+    {
+      ...BASE,
+      id: 'openai',
+      arraysNeedItems: true,
+      objectsNeedProperties: true,
+      refusedPatterns: OPENAI_REFUSED_PATTERNS,
+    },
+  ],
   // OpenAI structured outputs (`strict: true`).
   [
     'openai-strict',
     {
       ...BASE,
       id: 'openai-strict',
-      keeps: keeps(['description', 'title', 'default'], NUMBER_BOUNDS, STRING_BOUNDS, [
+      // "Invalid schema for function 'GetLogs': In context=('properties', 'name'), 'default' is not permitted."
+      // (dotnet/extensions#6196; 567-labs/instructor#1074; livekit/agents#1987): `default` is spilled.
+      keeps: keeps(['description', 'title'], NUMBER_BOUNDS, STRING_BOUNDS, [
         'minItems',
         'maxItems',
         'enum',
@@ -205,7 +269,7 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       refusedPatterns: OPENAI_REFUSED_PATTERNS,
       // openai-node 7.59.0 `transform.ts`: "Schema $ref at `…` has non-annotation siblings that Draft 7 ignores and
       // cannot be represented in strict Structured Outputs" (a ref with only annotations beside it is kept).
-      refs: { ...BASE.refs, siblings: new Set(['description', 'title', 'default']) },
+      refs: { ...BASE.refs, siblings: new Set(['description', 'title']) },
     },
   ],
   // Codex (Responses API, strict: null): validated like OpenAI; declared optional fields get filled (#1149), so
@@ -217,6 +281,7 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       id: 'codex',
       nullableOptionals: true,
       arraysNeedItems: true,
+      objectsNeedProperties: true,
       refusedPatterns: OPENAI_REFUSED_PATTERNS,
     },
   ],
@@ -261,6 +326,10 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       requiredDeclaredOnly: true,
       propertyKeys: GEMINI_KEYS,
       toolNames: GEMINI_NAMES,
+      // "…properties[action].enum[3]: cannot be empty" (sbroenne/mcp-server-excel#607; Smana/runlore PR #40).
+      emptyEnumStrings: false,
+      // OpenAPI's `format: "enum"` names an enumerated string; without an `enum` beside it there is nothing to name.
+      enumFormatNeedsEnum: true,
       // pi-ai sends `parametersJsonSchema`, which takes `$ref`/`$defs` but refuses a `$ref` beside anything but
       // `description`/`default` (anomalyco/opencode#12295) and cyclic schemas (gemini-cli#5030).
       refs: {
@@ -292,6 +361,82 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       refs: { maps: new Set(['$defs']), siblings: new Set(), recursive: false, place: 'root' },
     },
   ],
+  // Ollama `/v1/chat/completions` (and `/api/chat`): `api/types.go` reads a tool's parameters into Go structs,
+  // `ToolFunctionParameters` {type, $defs, items, required, properties} and `ToolProperty` {anyOf, type, items,
+  // description, enum, properties, required}: every other keyword is silently dropped before the chat template sees
+  // it, so it is spilled into the description; a boolean subschema cannot be read into `ToolProperty` (the request
+  // fails), and a `$ref` is dropped (inlined here).
+  [
+    'ollama',
+    {
+      ...BASE,
+      id: 'ollama',
+      keeps: keeps(['description', 'enum']),
+      unions: 'any-of',
+      constAsEnum: true,
+      tuples: 'none',
+      booleanSchemas: false,
+      formats: new Set(),
+      schemaValuedAdditional: false,
+      // A root without `properties` re-encodes as `"properties": null` (`ToolPropertiesMap` has no omitempty).
+      objectsNeedProperties: true,
+      refs: NO_REFS,
+    },
+  ],
+  // llama.cpp's `llama-server` (and LM Studio, whose llama.cpp engine answers with the same errors) compiles every
+  // tool's parameters into one GBNF grammar (`common/json-schema-to-grammar.cpp`): "Pattern must start with '^' and
+  // end with '$'", and anchored patterns with `\S` still fail "failed to parse grammar", so no `pattern` goes out; a
+  // bound compiles to a repetition, refused at 2000 ("number of repetitions exceeds sane defaults"); "Error resolving
+  // ref" for references it cannot follow, so they are inlined.
+  [
+    'llama-cpp',
+    {
+      ...BASE,
+      id: 'llama-cpp',
+      keeps: keeps(DRAFT_07_VALIDATION.filter((k) => k !== 'pattern' && k !== 'patternProperties')),
+      repetitionLimit: 1999,
+      refs: NO_REFS,
+    },
+  ],
+  // vLLM and SGLang (xgrammar, their default structured-output backend, when a tool call is constrained): keywords
+  // `has_xgrammar_unsupported_json_features` refuses are spilled, formats outside xgrammar's list too.
+  [
+    'vllm',
+    {
+      ...BASE,
+      id: 'vllm',
+      keeps: keeps(DRAFT_07_VALIDATION.filter((k) => !XGRAMMAR_REFUSED.has(k))),
+      formats: XGRAMMAR_FORMATS,
+    },
+  ],
+  // A route no rule places: what every non-strict model route above takes (see PROFILES.md "conservative"), so its
+  // wire is accepted wherever another profile's would be. Descriptions and string enums only; typed slots, `anyOf`
+  // only, no type beside a union, no tuples, no boolean schemas, every `$ref` inlined, Gemini's key pattern.
+  [
+    'conservative',
+    {
+      ...BASE,
+      id: 'conservative',
+      keeps: keeps(['description', 'enum']),
+      unions: 'any-of',
+      typeLists: 'split-any-of',
+      typeBesideUnion: false,
+      typedEverywhere: true,
+      enumStringsOnly: true,
+      constAsEnum: true,
+      tuples: 'none',
+      booleanSchemas: false,
+      formats: new Set(),
+      schemaValuedAdditional: false,
+      requiredDeclaredOnly: true,
+      arraysNeedItems: true,
+      objectsNeedProperties: true,
+      emptyEnumStrings: false,
+      propertyKeys: GEMINI_KEYS,
+      toolNames: SHARED_NAMES,
+      refs: NO_REFS,
+    },
+  ],
   // Exactly what DSH's `assertSupportedJsonSchema` (packages/core/tools/src/json-schema.ts) accepts.
   [
     'dsh-subset',
@@ -309,7 +454,7 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       schemaValuedAdditional: false,
       requiredDeclaredOnly: true,
       // DSH's subset has no `$ref`: every reference is inlined.
-      refs: { maps: new Set(), siblings: new Set(), recursive: false, place: 'root' },
+      refs: NO_REFS,
     },
   ],
 ])

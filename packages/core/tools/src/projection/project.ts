@@ -17,6 +17,7 @@ import { meetsName, type NameRule, type Renames, renameAll } from './names.ts'
 import { admitsNull, widenToNullable } from './nullable.ts'
 import type { ProfileRules } from './profiles.ts'
 import { REGEX_FEATURE_TEXT, refusedFeature } from './regex-features.ts'
+import { exceedsRepetition } from './repetition.ts'
 import { joinDescription, spillText } from './spill.ts'
 import type { Decoder, ProjectionChange } from './types.ts'
 import {
@@ -466,6 +467,7 @@ function isFlatConstraint(walk: Walk, branch: JsonValue): boolean {
         (walk.rules.keeps.has(keyword) || keyword === 'required') &&
         // A pattern the route's engine refuses cannot go out verbatim, in a constraint branch or anywhere.
         refusedPattern(walk, keyword, value) === undefined &&
+        !exceedsRepetition(walk.rules, keyword, value) &&
         keyword !== 'additionalItems' &&
         !(keyword === 'additionalProperties' && isJsonObject(value)),
     )
@@ -540,7 +542,7 @@ function foldNullBranch(
       ? { ...others[0], ...rest }
       : { ...rest, [keyword]: others }
   // Values sent as JSON text (Gemini's non-string enums) take null as one more value: `nullable` is not read on text.
-  const values = walk.rules.enumStringsOnly ? nonStringValues(folded, walk.rules.constAsEnum) : undefined
+  const values = walk.rules.enumStringsOnly ? textEncodedValues(folded, walk.rules) : undefined
   if (values !== undefined && !Array.isArray(folded.anyOf) && !Array.isArray(folded.oneOf))
     return enumAsText(walk, folded, [...values, null], pointer)
   const projected = projectSchema(walk, folded, pointer)
@@ -752,7 +754,7 @@ function projectNode(walk: Walk, node: JsonValue, pointer: string): Projected {
     if (Array.isArray(node[keyword])) return projectUnion(walk, node, keyword, pointer)
   }
   if (walk.rules.enumStringsOnly) {
-    const values = nonStringValues(node, walk.rules.constAsEnum)
+    const values = textEncodedValues(node, walk.rules)
     if (values !== undefined) return enumAsText(walk, node, values, pointer)
   }
   const types = declaredTypes(node)
@@ -781,14 +783,22 @@ function projectNode(walk: Walk, node: JsonValue, pointer: string): Projected {
   return projectTyped(walk, node, simple, pointer)
 }
 
-/** The values of an `enum` (or `const`, where the route reads it as one) that lists anything but strings. */
-function nonStringValues(node: JsonObject, constToo: boolean): JsonValue[] | undefined {
+/**
+ * The values of an `enum` (or `const`, where the route reads it as one) the route cannot list as they are: one that
+ * is not a string, or the empty string where the route refuses it.
+ */
+function textEncodedValues(node: JsonObject, rules: ProfileRules): JsonValue[] | undefined {
   const values = Array.isArray(node.enum)
     ? node.enum
-    : constToo && Object.hasOwn(node, 'const')
+    : rules.constAsEnum && Object.hasOwn(node, 'const')
       ? [node.const as JsonValue]
       : undefined
-  return values !== undefined && !values.every((value) => typeof value === 'string') ? values : undefined
+  return values !== undefined && !values.every((value) => listableValue(value, rules)) ? values : undefined
+}
+
+/** A value the route's `enum` takes as it is (a string, and not `""` where the route refuses empty members). */
+export function listableValue(value: JsonValue, rules: ProfileRules): boolean {
+  return typeof value === 'string' && (rules.emptyEnumStrings || value !== '')
 }
 
 const ENUM_TEXT_NOTE =
@@ -991,7 +1001,8 @@ function placeKeyword(
   value: JsonValue,
 ): void {
   const mentionsRef = containsKey(value, '$ref')
-  if (walk.rules.keeps.has(keyword) && !mentionsRef) defineOwn(wire, keyword, value)
+  if (walk.rules.keeps.has(keyword) && !mentionsRef && !exceedsRepetition(walk.rules, keyword, value))
+    defineOwn(wire, keyword, value)
   else spilled.set(keyword, value)
 }
 
@@ -1019,7 +1030,11 @@ function projectValueKeywords(
   }
   if (typeof node.format === 'string') {
     const format = node.format
-    if (rules.keeps.has('format') && (rules.formats === undefined || rules.formats.has(format)))
+    if (
+      rules.keeps.has('format') &&
+      (rules.formats === undefined || rules.formats.has(format)) &&
+      !(format === 'enum' && rules.enumFormatNeedsEnum && !Array.isArray(wire.enum))
+    )
       wire.format = format
     else spilled.set('format', format)
   }
@@ -1105,7 +1120,9 @@ function projectObjectKeywords(
       place(name, additionalSchema, child(pointer, 'additionalProperties'))
     }
   }
-  if (properties !== undefined || sent.size > 0) wire.properties = wireProperties
+  // `properties: {}` constrains nothing, so adding it where the route wants the map keeps the meaning.
+  if (properties !== undefined || sent.size > 0 || rules.objectsNeedProperties)
+    wire.properties = wireProperties
   const wireNames = Object.keys(wireProperties)
   const stillUndeclared = declarable ? [] : undeclared
   if (rules.requiredDeclaredOnly && stillUndeclared.length > 0) spilled.set('required', stillUndeclared)

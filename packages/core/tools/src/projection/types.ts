@@ -1,6 +1,9 @@
 import type { JsonObject, JsonValue } from '../json-value.ts'
 
-/** The model routes DSH users run, plus `dsh-subset`: exactly what DSH's own `assertSupportedJsonSchema` accepts. */
+/**
+ * The model routes DSH users run (cloud APIs, local engines, and `conservative` for a route nothing places), plus
+ * `dsh-subset`: exactly what DSH's own `assertSupportedJsonSchema` accepts.
+ */
 export type ProfileId =
   | 'deepseek'
   | 'openai'
@@ -9,6 +12,10 @@ export type ProfileId =
   | 'anthropic'
   | 'gemini'
   | 'moonshot'
+  | 'ollama'
+  | 'llama-cpp'
+  | 'vllm'
+  | 'conservative'
   | 'dsh-subset'
 
 export const PROFILE_IDS: readonly ProfileId[] = [
@@ -19,6 +26,10 @@ export const PROFILE_IDS: readonly ProfileId[] = [
   'anthropic',
   'gemini',
   'moonshot',
+  'ollama',
+  'llama-cpp',
+  'vllm',
+  'conservative',
   'dsh-subset',
 ]
 

@@ -1,0 +1,68 @@
+import type { Context } from '@deepseek-ai/cordis'
+import { describe, expect, it } from 'vitest'
+import { RouteProjection } from '../src/route-projection.ts'
+
+type Listener = (...args: never[]) => unknown
+
+/** A context whose settings service holds `providers` for the `llm-pi-ai` namespace, as dsh-llm-pi-ai registers it. */
+function contextWith(providers: Record<string, unknown>) {
+  const listeners = new Map<string, Listener>()
+  const ctx = {
+    get: (name: string) =>
+      name === 'settings'
+        ? { get: (ns: string) => (ns === 'llm-pi-ai' ? { providers } : undefined) }
+        : undefined,
+    on: (name: string, listener: Listener) => {
+      listeners.set(name, listener)
+      return () => listeners.delete(name)
+    },
+  }
+  return ctx as unknown as Context
+}
+
+const NO_TOOLS = () => new Map<string, object>()
+
+describe('the overlay places each route by what serves it, and says so once', () => {
+  it('a hand-declared pi-ai route at Ollama’s port gets the ollama profile, read from the route’s settings', () => {
+    const told: string[] = []
+    const routes = new RouteProjection(undefined, undefined, undefined, (line) => told.push(line))
+    const dispose = routes.install(
+      contextWith({ local: { api: 'openai-completions', baseURL: 'http://localhost:11434/v1' } }),
+      NO_TOOLS,
+    )
+    const agent = { options: { provider: 'local', model: 'gpt-oss:20b' } }
+    expect(routes.routeOf({}, { agent })).toBe('ollama')
+    expect(routes.routeOf({}, { agent })).toBe('ollama')
+    expect(told).toHaveLength(1)
+    expect(told[0]).toMatch(
+      /route "local\/gpt-oss:20b" at http:\/\/localhost:11434\/v1 gets the ollama profile/,
+    )
+    dispose()
+  })
+
+  it('an unknown route gets conservative, not the profile of the route seen before it', () => {
+    const told: string[] = []
+    const routes = new RouteProjection(undefined, undefined, undefined, (line) => told.push(line))
+    routes.install(contextWith({}), NO_TOOLS)
+    expect(routes.routeOf({ variables: { provider: 'anthropic' } }, { agent: {} })).toBe('anthropic')
+    expect(
+      routes.routeOf({ variables: { provider: 'acme-gateway', model: 'acme-large' } }, { agent: {} }),
+    ).toBe('conservative')
+    expect(told).toHaveLength(2)
+    expect(told[1]).toMatch(/gets the conservative profile \(no rule knows this route/)
+    expect(told[1]).toMatch(/set `profile` in the dsh-harden row/)
+  })
+
+  it('a gateway is placed by the model it forwards to', () => {
+    const routes = new RouteProjection()
+    expect(
+      routes.routeOf({ variables: { provider: 'amazon-bedrock', model: 'amazon.nova-pro-v1:0' } }, undefined),
+    ).toBe('conservative')
+    expect(
+      routes.routeOf(
+        { variables: { provider: 'amazon-bedrock', model: 'anthropic.claude-3-haiku-20240307-v1:0' } },
+        undefined,
+      ),
+    ).toBe('anthropic')
+  })
+})
