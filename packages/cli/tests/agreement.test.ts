@@ -15,6 +15,8 @@ import {
   type McpToolVerdict,
   PROFILE_IDS,
   type ProfileId,
+  profileRules,
+  renameAll,
 } from '@dsh-harden/tools'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sanitizeTools } from '../src/sanitize/sanitize.ts'
@@ -160,8 +162,15 @@ describe('one contract compiler: every entry point agrees on real servers', () =
           const sanitized = sanitizeTools(raw, { profile, repair: true })
           const kept = sanitized.report.filter((v) => v.status !== 'rejected').map((v) => v.name)
           expect(kept, where).toEqual([...core.keys()])
-          for (const tool of sanitized.tools as { name: string; inputSchema: unknown }[])
-            expect(tool.inputSchema, `${where} ${tool.name}`).toEqual(wire(tool.name))
+          // Under the wire name the overlay gives it (`renameAll` with the route's `toolNames`), if the route refuses it.
+          const renames = renameAll(kept, profileRules(profile).toolNames)
+          for (const [index, tool] of (
+            sanitized.tools as { name: string; inputSchema: unknown }[]
+          ).entries()) {
+            const declared = kept[index]!
+            expect(tool.name, where).toBe(renames?.toWire.get(declared) ?? declared)
+            expect(tool.inputSchema, `${where} ${declared}`).toEqual(wire(declared))
+          }
           // `dsh-harden mcp check`: the hardened leg isolates exactly what the core isolates.
           const route = routes.find((r) => r.profile === profile)!
           expect(route.hardened.map((r) => r.tool).sort(), where).toEqual(

@@ -272,7 +272,7 @@ describe('dsh-harden sanitize: projection per tool', { timeout: 600_000 }, () =>
       /^ {4}needs a decoder: the model sends this value as JSON text; without a decoder/m,
     )
     expect(stderr).toMatch(
-      /^\d+ changes need a decoder on the way back \(the dsh-harden overlay in DSH is the only one\)/m,
+      /^\d+ changes need a decoder on the way back \(the dsh-harden overlay in DSH, or `dsh-harden mcp repair --route openai-strict`\)/m,
     )
     // deepseek keeps optional fields as declared; its only any-JSON slots are the merged keys of the union root,
     // which an open branch leaves unconstrained (JSON text there).
@@ -282,7 +282,9 @@ describe('dsh-harden sanitize: projection per tool', { timeout: 600_000 }, () =>
     )
     expect(decodedOn.map((verdict) => verdict.name)).toEqual(['pick_one'])
     const help = await runCli(['sanitize', '--help'])
-    expect(help.stdout).toMatch(/The only decoder is the dsh-harden overlay/)
+    expect(help.stdout).toMatch(
+      /The decoders are the dsh-harden overlay inside DSH and `dsh-harden mcp repair\s+--route`/,
+    )
     expect(help.stdout).toMatch(/Used on its own, the output changes what a server receives/)
   })
 
@@ -305,10 +307,11 @@ describe('dsh-harden sanitize: unusable input', { timeout: 600_000 }, () => {
     expect(unknown.code).toBe(2)
     expect(unknown.stdout).toBe('')
     expect(unknown.stderr).toMatch(
-      /unknown profile "gpt-9"; pass --profile with one of: deepseek, openai, openai-strict, codex, anthropic, gemini, moonshot, dsh-subset/,
+      /unknown route "gpt-9"; pass --route with one of: deepseek, openai, openai-strict, codex, anthropic, gemini, .*dsh-subset/,
     )
+    expect((await runCli(['sanitize', '--route', 'gpt-9', FIXTURE])).stderr).toMatch(/unknown route "gpt-9"/)
     expect((await runCli(['sanitize', FIXTURE])).stderr).toMatch(
-      /missing --profile; pass --profile with one of: deepseek/,
+      /missing --route; pass --route with one of: deepseek/,
     )
   })
 
@@ -331,5 +334,58 @@ describe('dsh-harden sanitize: unusable input', { timeout: 600_000 }, () => {
     const { code, stderr } = await runWithStdin(['sanitize', '--profile', 'openai', '-'], '{"content": []}')
     expect(code).toBe(2)
     expect(stderr).toMatch(/expected a tools\/list result .* got an object with the keys content/)
+  })
+})
+
+describe('dsh-harden sanitize --route: the overlay renames too', () => {
+  const dotted = [
+    { name: 'service.doSomething', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
+    { name: 'service_doSomething', inputSchema: { type: 'object', properties: {} } },
+  ]
+
+  it('a name the route refuses goes out under the wire name the overlay gives it, marked as needing a decoder', async () => {
+    const { code, stdout, stderr } = await runWithStdin(
+      ['sanitize', '--route', 'anthropic', '-'],
+      JSON.stringify(dotted),
+    )
+    expect(code).toBe(0)
+    // `service_doSomething` is taken by the other tool, so the renamed one gets a hash suffix (a bijection).
+    const names = (JSON.parse(stdout) as { name: string }[]).map((tool) => tool.name)
+    expect(names[1]).toBe('service_doSomething')
+    expect(names[0]).toMatch(/^service_doSomething_[0-9a-f]{8}$/)
+    expect(stderr).toContain(
+      `CHANGED  service.doSomething\n  name renamed to ${names[0]}: the route refuses "service.doSomething"`,
+    )
+    expect(stderr).toMatch(/^1 change needs a decoder on the way back/m)
+    const json = await runWithStdin(
+      ['sanitize', '--route', 'anthropic', '--json', '-'],
+      JSON.stringify(dotted),
+    )
+    const report = (
+      JSON.parse(json.stdout) as { report: { name: string; wireName?: string; status: string }[] }
+    ).report
+    expect(report.map((tool) => [tool.name, tool.status, tool.wireName])).toEqual([
+      ['service.doSomething', 'changed', names[0]],
+      ['service_doSomething', 'unchanged', undefined],
+    ])
+  })
+
+  it('gemini takes dots: the name goes out as declared', async () => {
+    const { stdout } = await runWithStdin(['sanitize', '--route', 'gemini', '-'], JSON.stringify(dotted))
+    expect((JSON.parse(stdout) as { name: string }[]).map((tool) => tool.name)).toEqual([
+      'service.doSomething',
+      'service_doSomething',
+    ])
+  })
+
+  it('--profile still works as --route (its older name); the two naming different routes is a usage error', async () => {
+    const [route, profile] = await Promise.all([
+      runCli(['sanitize', '--route', 'openai-strict', FIXTURE, '--json']),
+      runCli(['sanitize', '--profile', 'openai-strict', FIXTURE, '--json']),
+    ])
+    expect(profile.stdout).toBe(route.stdout)
+    const both = await runCli(['sanitize', '--route', 'openai', '--profile', 'gemini', FIXTURE])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toMatch(/--route openai and --profile gemini name different routes/)
   })
 })

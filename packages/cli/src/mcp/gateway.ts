@@ -1,6 +1,7 @@
 import { type Command, EXIT_UNUSABLE, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
+import { ROUTE_HELP, resolveRoute } from './route-option.ts'
 
-const usage = `Usage: dsh-harden mcp gateway --config <file> [--status-listen <host:port>]
+const usage = `Usage: dsh-harden mcp gateway --config <file> [--status-listen <host:port>] [--route <profile>]
 
 A lazy MCP gateway as a standalone MCP server over stdio, for Claude Code, Cursor or any MCP client. No server
 starts until a call needs it; idle servers are released (their whole process group); tool metadata is cached so
@@ -10,9 +11,16 @@ mcp_resources and mcp_read_resource. A failed call says how far it got: [deliver
 <file> is either the native lazy-mcp configuration ({ "servers": [...], "idleDisconnectMs": …, … }) or a standard
 \`mcpServers\` file (Claude Code, Cursor, .mcp.json, Pi). Relative paths in it resolve against its directory.
 
+With --route, the five tools go out as that model route takes them and each call is read back before the gateway
+runs it, through the same route door as \`dsh-harden mcp repair --route\` (on openai-strict and codex the open
+\`arguments\` object of mcp_call becomes JSON text, decoded on the way back). Without it (the default) they go out
+as declared, as before. The tools of the servers behind the gateway reach the model as text (mcp_tools), not as
+tool definitions, so their names and schemas are not the route's to refuse.
+
 Options:
   --config <file>              the configuration (required)
   --status-listen <host:port>  also serve the status JSON and panel (e.g. 127.0.0.1:0; the URL goes to stderr)
+  --route <profile>            ${ROUTE_HELP}
   -h, --help                   show this help
 
 Diagnostics go to stderr; stdout carries only the MCP protocol. Exit code 2: bad usage or a broken configuration.
@@ -26,7 +34,8 @@ export const gatewayCommand: Command = {
 }
 
 async function runGateway(args: readonly string[], io: Io): Promise<number> {
-  let values: { config?: string; 'status-listen'?: string; help?: boolean }
+  let values: { config?: string; 'status-listen'?: string; route?: string; help?: boolean }
+  let route: Awaited<ReturnType<typeof resolveRoute>>
   try {
     values = parseOptions({
       args: [...args],
@@ -34,9 +43,11 @@ async function runGateway(args: readonly string[], io: Io): Promise<number> {
       options: {
         config: { type: 'string' },
         'status-listen': { type: 'string' },
+        route: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values
+    route = await resolveRoute(values.route, '--route')
   } catch (error) {
     return usageFailure(io, 'mcp gateway', error)
   }
@@ -48,6 +59,8 @@ async function runGateway(args: readonly string[], io: Io): Promise<number> {
     return usageFailure(io, 'mcp gateway', new UsageError('missing --config <file>'))
   }
   const { resolve } = await import('node:path')
+  if (route !== undefined)
+    return routedGateway(route, resolve(io.cwd, values.config), values['status-listen'], io)
   const { serveGatewayOverStdio } = await import('@dsh-harden/lazy-mcp')
   const log = (level: string) => (message: string) =>
     io.stderr(`dsh-harden mcp gateway: ${level}${message}\n`)
@@ -72,4 +85,42 @@ async function runGateway(args: readonly string[], io: Io): Promise<number> {
     process.off('SIGTERM', stop)
   }
   return 0
+}
+
+/**
+ * The gateway behind the route door: this command again without --route, as the server of a stdio repair proxy that
+ * serves its tools for `route`. The gateway sees this process's whole environment, as it would unwrapped; it applies
+ * its own allow-list to each server it starts.
+ */
+async function routedGateway(
+  route: NonNullable<Awaited<ReturnType<typeof resolveRoute>>>,
+  configFile: string,
+  statusListen: string | undefined,
+  io: Io,
+): Promise<number> {
+  const { fileURLToPath } = await import('node:url')
+  const { startStdioRepair } = await import('@dsh-harden/mcp-repair')
+  const { RouteDoor } = await import('./route-door.ts')
+  const bin = fileURLToPath(new URL('../../bin/dsh-harden.js', import.meta.url))
+  const gateway = ['mcp', 'gateway', '--config', configFile]
+  if (statusListen !== undefined) gateway.push('--status-listen', statusListen)
+  const proxy = startStdioRepair({
+    command: process.execPath,
+    args: [...process.execArgv, bin, ...gateway],
+    passEnv: Object.keys(process.env),
+    server: 'gateway',
+    log: (line) => io.stderr(`dsh-harden mcp gateway: ${line}\n`),
+    openRoute: (server) => new RouteDoor(route, server),
+  })
+  const forward = (signal: NodeJS.Signals) => () => proxy.child.kill(signal)
+  const onInt = forward('SIGINT')
+  const onTerm = forward('SIGTERM')
+  process.once('SIGINT', onInt)
+  process.once('SIGTERM', onTerm)
+  try {
+    return await proxy.exited
+  } finally {
+    process.off('SIGINT', onInt)
+    process.off('SIGTERM', onTerm)
+  }
 }

@@ -1,14 +1,28 @@
-import { NonLoopbackListenError, startHttpRepair, startStdioRepair } from '@dsh-harden/mcp-repair'
+import {
+  NonLoopbackListenError,
+  type OpenRoute,
+  startHttpRepair,
+  startStdioRepair,
+} from '@dsh-harden/mcp-repair'
 import { type Command, EXIT_UNUSABLE, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
+import { ROUTE_HELP, resolveRoute } from './route-option.ts'
 
-const usage = `Usage: dsh-harden mcp repair [--server <name>] -- <command> [args…]
-       dsh-harden mcp repair --upstream <url> [--listen <host:port>] [--server <name>]
+const usage = `Usage: dsh-harden mcp repair [--route <profile>] [--server <name>] -- <command> [args…]
+       dsh-harden mcp repair --upstream <url> [--listen <host:port>] [--route <profile>] [--server <name>]
 
 A repair proxy in front of any MCP server, for any strict MCP client. It rewrites only \`tools/list\` results
 (single and batched), and in them only the tools the MCP schema rejects: a schema with exactly one meaning
 (\`{}\`, only \`$schema\`, \`required: null\`, a missing schema) is repaired, anything else is left out with a
 diagnostic. Every other byte passes through. One line per repaired response goes to stderr:
 \`repaired N of M tools: …\`.
+
+With --route, every tool also goes out as that model route takes it, exactly as the dsh-harden overlay sends it in
+DSH: a name the route refuses is renamed (\`service.doSomething\` -> \`service_doSomething\` where dots are refused),
+an input schema the route refuses or misreads is projected, and a tool the route would still refuse is left out.
+Each \`tools/call\` to a wire name reaches the server under the tool's own name, with its arguments read back into
+the declared shape. Without --route (the default) no tool is renamed or projected, as before. Which route a
+client needs: Claude Code and Claude Desktop \`anthropic\`; Codex CLI \`codex\`; Gemini CLI \`gemini\`; Cursor the
+route of the model selected in it (\`anthropic\` for Claude models, \`gemini\` for Gemini, \`openai\` for GPT).
 
 Modes:
   -- <command> [args…]     stdio: spawn the server; speak MCP over this process's stdin/stdout
@@ -18,6 +32,7 @@ Options:
   --listen <host:port>     where the HTTP facade listens (default 127.0.0.1:0, printed on stderr)
   --allow-non-loopback     let --listen name an address other machines can reach (prints a warning);
                            without it only loopback addresses are accepted
+  --route <profile>        ${ROUTE_HELP}
   --server <name>          the server's name in log lines
   -h, --help               show this help
 
@@ -49,6 +64,14 @@ function parseListen(listen: string): { host: string; port: number } {
   return { host: host || '127.0.0.1', port }
 }
 
+/** One route door per client session for `--route`; loaded only then, so a repair without a route never projects. */
+async function routeDoors(route: string | undefined): Promise<OpenRoute | undefined> {
+  const profile = await resolveRoute(route, '--route')
+  if (profile === undefined) return undefined
+  const { RouteDoor } = await import('./route-door.ts')
+  return (server) => new RouteDoor(profile, server)
+}
+
 async function runRepair(args: readonly string[], io: Io): Promise<number> {
   const dashes = args.indexOf('--')
   const own = dashes === -1 ? args : args.slice(0, dashes)
@@ -57,6 +80,7 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
     upstream?: string
     listen?: string
     server?: string
+    route?: string
     'allow-non-loopback'?: boolean
     help?: boolean
   }
@@ -68,6 +92,7 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
         upstream: { type: 'string' },
         listen: { type: 'string' },
         server: { type: 'string' },
+        route: { type: 'string' },
         'allow-non-loopback': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -78,6 +103,12 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
   if (values.help) {
     io.stdout(usage)
     return 0
+  }
+  let openRoute: OpenRoute | undefined
+  try {
+    openRoute = await routeDoors(values.route)
+  } catch (error) {
+    return usageFailure(io, 'mcp repair', error)
   }
   const log = (line: string) => io.stderr(`dsh-harden mcp repair: ${line}\n`)
   if (values.upstream !== undefined) {
@@ -103,6 +134,7 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
         log,
         server: values.server,
         allowNonLoopback: values['allow-non-loopback'] === true,
+        openRoute,
       })
     } catch (error) {
       if (error instanceof NonLoopbackListenError) {
@@ -124,7 +156,7 @@ async function runRepair(args: readonly string[], io: Io): Promise<number> {
   if (executable === undefined) {
     return usageFailure(io, 'mcp repair', new UsageError('missing -- <command> or --upstream <url>'))
   }
-  const proxy = startStdioRepair({ command: executable, args: rest, log, server: values.server })
+  const proxy = startStdioRepair({ command: executable, args: rest, log, server: values.server, openRoute })
   // The client closing our stdin ends the server's stdin; a signal to us is passed on to the server we started.
   const forward = (signal: NodeJS.Signals) => () => proxy.child.kill(signal)
   const onInt = forward('SIGINT')

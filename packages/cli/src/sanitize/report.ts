@@ -9,6 +9,11 @@ export function formatReport(profile: string, shown: string, report: readonly To
   for (const tool of report) {
     const suffix = tool.status === 'rejected' ? ' (left out of the output)' : ''
     lines.push(`${LABEL[tool.status]}${tool.name}${suffix}`)
+    if (tool.wireName !== undefined)
+      lines.push(
+        `  name renamed to ${tool.wireName}: the route refuses ${JSON.stringify(tool.name)}`,
+        `    needs a decoder: the model calls the tool as ${tool.wireName}; without one mapping it back the server receives a name it never declared`,
+      )
     for (const change of tool.changes) {
       const keyword = change.keyword === undefined ? '' : ` ${change.keyword}`
       lines.push(
@@ -35,11 +40,13 @@ export function formatReport(profile: string, shown: string, report: readonly To
   lines.push(
     `route ${profile}: ${kinds.map((kind) => `${report.filter((tool) => tool.verdict === kind).length} ${ROUTE_VERDICT_TEXT[kind]}`).join(', ')}`,
   )
-  const decoded = report.flatMap((tool) => tool.changes).filter((change) => change.needsDecoder !== undefined)
-  if (decoded.length > 0) {
-    const changes = decoded.length === 1 ? '1 change needs' : `${decoded.length} changes need`
+  const decoded =
+    report.flatMap((tool) => tool.changes).filter((change) => change.needsDecoder !== undefined).length +
+    report.filter((tool) => tool.wireName !== undefined).length
+  if (decoded > 0) {
+    const changes = decoded === 1 ? '1 change needs' : `${decoded} changes need`
     lines.push(
-      `${changes} a decoder on the way back (the dsh-harden overlay in DSH is the only one); used without it, this output changes what the server receives`,
+      `${changes} a decoder on the way back (the dsh-harden overlay in DSH, or \`dsh-harden mcp repair --route ${profile}\`); used without one, this output changes what the server receives`,
     )
   }
   return `${lines.join('\n')}\n`

@@ -13,8 +13,8 @@ export async function runSanitize(options: SanitizeOptions, io: Io): Promise<num
   }
   if (!isProfile(options.profile)) {
     const given =
-      options.profile === '' ? 'missing --profile' : `unknown profile ${JSON.stringify(options.profile)}`
-    return fail(`${given}; pass --profile with one of: ${PROFILE_IDS.join(', ')}`)
+      options.profile === '' ? 'missing --route' : `unknown route ${JSON.stringify(options.profile)}`
+    return fail(`${given}; pass --route with one of: ${PROFILE_IDS.join(', ')}`)
   }
   const profile = options.profile
   let input: ToolsInput

@@ -8,6 +8,7 @@ import {
   type ToolRouteVerdictKind,
   toolRouteVerdict,
 } from '@dsh-harden/tools'
+import { toolNameRenames } from '../mcp/route-door.ts'
 
 /** Which part of the tool a change or violation is about; pointers are into that schema. */
 export type SchemaKey = 'inputSchema' | 'outputSchema'
@@ -40,6 +41,11 @@ export interface ReportViolation {
 
 export interface ToolVerdict {
   readonly name: string
+  /**
+   * The name the route gets instead, when it refuses `name` (`toolNames` of the profile): the model calls the tool by
+   * it, so it needs mapping back (the overlay, `mcp repair --route`).
+   */
+  readonly wireName?: string | undefined
   readonly status: 'unchanged' | 'changed' | 'rejected'
   /**
    * The route's verdict in the words of `pnpm compat` and `mcp check` (`toolRouteVerdict`, the one function all three
@@ -64,9 +70,30 @@ export interface SanitizeOptions {
 
 /**
  * The MCP boundary of `@dsh-harden/tools` (`judgeMcpToolList`, `contract` policy) with the profile's projection: the
- * same verdict and wire schema the DSH intake, the repair proxy and the gateway serve. Each tool on its own.
+ * same verdict and wire schema the DSH intake, the repair proxy and the gateway serve. Each tool on its own; then the
+ * names the route refuses get their wire names, one table over every tool passed on, as the overlay renames.
  */
 export function sanitizeTools(tools: readonly unknown[], options: SanitizeOptions): Sanitized {
+  const { tools: out, report } = projectTools(tools, options)
+  const names = report.flatMap((tool) => (tool.status === 'rejected' ? [] : [tool.name]))
+  const renames = toolNameRenames(names, options.profile)
+  if (renames === undefined) return { tools: out, report }
+  let at = 0
+  const renamedReport = report.map((tool): ToolVerdict => {
+    if (tool.status === 'rejected') return tool
+    const index = at++
+    const wireName = renames.toWire.get(tool.name)
+    if (wireName === undefined) return tool
+    out[index] = { ...(out[index] as Record<string, unknown>), name: wireName }
+    return { ...tool, status: 'changed', wireName }
+  })
+  return { tools: out, report: renamedReport }
+}
+
+function projectTools(
+  tools: readonly unknown[],
+  options: SanitizeOptions,
+): { tools: unknown[]; report: ToolVerdict[] } {
   const out: unknown[] = []
   const report: ToolVerdict[] = []
   for (const verdict of judgeMcpToolList(tools, { profile: options.profile })) {

@@ -40,7 +40,7 @@ describe('mcp check on the four reference servers: a route warning is a refusal'
         // Codex fills declared optional fields (#1149): taken, not refused, and read back by the overlay.
         for (const misread of verdict.misread)
           expect(misread.reason).toMatch(
-            /^\/properties\/\S+ codex: an optional field that does not admit null$/,
+            /^\/properties\/\S+: codex: an optional field that does not admit null \(fix: /,
           )
         if (verdict.profile !== 'codex') expect(verdict.misread, verdict.profile).toEqual([])
       }

@@ -26,6 +26,7 @@ import {
 } from '@dsh-harden/mcp-transport'
 import { namesButDoesNotAnswer, STILL_WAITS } from './dropped-message.ts'
 import { describeRepair, rewriteToolsListText } from './rewrite.ts'
+import { answersText, type OpenRoute, type ToolRoute } from './route.ts'
 
 /**
  * `dsh-harden mcp repair --upstream <url> --listen <host:port>`: a Streamable HTTP facade. Requests to the upstream's
@@ -33,6 +34,7 @@ import { describeRepair, rewriteToolsListText } from './rewrite.ts'
  * upstream (after the facade checked them against its own allow-list, so the upstream's DNS-rebinding check is
  * done here and never defeated). Responses come back byte for byte, except a `tools/list` answer (JSON, or an SSE
  * event on any stream of the session, including the standalone GET stream), whose tools array is repaired where needed.
+ * With a route, the tools go out as the route takes them and a request body's `tools/call` is mapped back first.
  */
 export interface HttpRepairOptions {
   readonly upstream: string
@@ -52,6 +54,8 @@ export interface HttpRepairOptions {
   readonly connectTimeoutMs?: number | undefined
   /** How long the upstream may stay silent while a request of ours waits for its answer (default 120 s). */
   readonly requestTimeoutMs?: number | undefined
+  /** Serve the tools for this model route, one `ToolRoute` per MCP session; absent: repairs only. */
+  readonly openRoute?: OpenRoute | undefined
 }
 
 export interface HttpRepair {
@@ -72,6 +76,11 @@ const HOP_BY_HOP = new Set([
 
 /** How many sessions' pending requests are remembered (oldest forgotten first). */
 const MAX_SESSIONS = 1024
+
+interface Session {
+  readonly tracker: RequestTracker
+  readonly route: ToolRoute | undefined
+}
 
 function withoutHopByHop(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
@@ -156,17 +165,21 @@ export async function startHttpRepair(options: HttpRepairOptions): Promise<HttpR
   )
   const upstreamPath = decodeURIComponent(upstream.pathname)
   let hosts = hostAllowList(listenHost, options.port ?? 0, options.allowedHosts)
-  // Pending requests per MCP session: a tools/list answer is recognised on whichever stream of the session it comes.
-  const sessions = new Map<string, RequestTracker>()
-  const sessionOf = (headers: IncomingHttpHeaders): RequestTracker => {
+  // Pending requests per MCP session: a tools/list answer is recognised on whichever stream of the session it comes;
+  // the session's route maps back the calls to the names its own listing served.
+  const sessions = new Map<string, Session>()
+  const sessionOf = (headers: IncomingHttpHeaders): Session => {
     const key = String(headers['mcp-session-id'] ?? '')
-    let tracker = sessions.get(key)
-    if (tracker === undefined) {
-      tracker = new RequestTracker({ maxPending: MAX_PENDING_REQUESTS })
-      sessions.set(key, tracker)
+    let session = sessions.get(key)
+    if (session === undefined) {
+      session = {
+        tracker: new RequestTracker({ maxPending: MAX_PENDING_REQUESTS }),
+        route: options.openRoute?.(server),
+      }
+      sessions.set(key, session)
       if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!)
     }
-    return tracker
+    return session
   }
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -185,14 +198,22 @@ export async function startHttpRepair(options: HttpRepairOptions): Promise<HttpR
       failRequests(res, 404, [], INTERNAL_ERROR, `dsh-harden mcp repair: the MCP endpoint is ${upstreamPath}`)
       return
     }
-    const body = await readBody(req, limit)
-    if (body === undefined) {
+    const received = await readBody(req, limit)
+    if (received === undefined) {
       log(`refused a ${req.method} body over ${limit} bytes`)
       failRequests(res, 413, [], INTERNAL_ERROR, `dsh-harden mcp repair: request body over ${limit} bytes`)
       return
     }
-    const tracker = sessionOf(req.headers)
-    const sent = body.length > 0 ? parse(body.toString('utf8')) : { ok: false as const }
+    const { tracker, route } = sessionOf(req.headers)
+    const sent = received.length > 0 ? parse(received.toString('utf8')) : { ok: false as const }
+    const outbound = sent.ok && route !== undefined ? route.toServer(sent.value) : { kind: 'same' as const }
+    if (outbound.kind === 'answered') {
+      const answer = answersText(outbound.answers)
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) })
+      res.end(answer)
+      return
+    }
+    const body = outbound.kind === 'changed' ? Buffer.from(JSON.stringify(outbound.message)) : received
     const ours = new RequestTracker()
     if (sent.ok) ours.sent(sent.value)
     const requests = ours.drain()
@@ -207,7 +228,7 @@ export async function startHttpRepair(options: HttpRepairOptions): Promise<HttpR
         return undefined
       }
       const outcome = tracker.answersToolsList(parsed.value)
-        ? rewriteToolsListText(text, parsed.value, tracker.isToolsList, server)
+        ? rewriteToolsListText(text, parsed.value, tracker.isToolsList, server, route)
         : { text, repairs: [] }
       tracker.answered(parsed.value)
       for (const repair of outcome.repairs) log(describeRepair(repair))

@@ -1,41 +1,6 @@
-// The stream readers, id recovery, request tracker, HTTP guard, child environment and process messages moved to
-// `@dsh-harden/mcp-transport`; they stay importable from here, as this README documents them.
-export {
-  arrayElements,
-  bearerToken,
-  type ChildEnvOptions,
-  checkListenAddress,
-  childEnvironment,
-  cookieValue,
-  DEFAULT_CHILD_ENV_NAMES,
-  describeEarlyExit,
-  describeSpawnError,
-  errorResponse,
-  type HostAllowList,
-  hostAllowList,
-  type IdKey,
-  idKey,
-  isLoopbackHost,
-  LineSplitter,
-  type LineSplitterOptions,
-  MAX_MESSAGE_BYTES,
-  memberValue,
-  NonLoopbackListenError,
-  newAccessToken,
-  OVERSIZE_EDGE_BYTES,
-  type OversizeLine,
-  type PendingRequest,
-  RequestTracker,
-  refuseByHeaders,
-  type Span,
-  SseRewriter,
-  type SseRewriterOptions,
-  STDERR_TAIL_CHARS,
-  skipValue,
-  stderrTail,
-  tokenMatches,
-  toolsArraySpan,
-} from '@dsh-harden/mcp-transport'
+// The CLI imports these two through here only until it depends on `@dsh-harden/mcp-transport`, which owns them (its
+// package.json lacks that dependency, and the lockfile is not this package's to change); then drop this line.
+export { describeSpawnError, NonLoopbackListenError } from '@dsh-harden/mcp-transport'
 export { type HttpRepair, type HttpRepairOptions, startHttpRepair } from './http-facade.ts'
 export {
   describeRepair,
@@ -43,4 +8,12 @@ export {
   type RewriteOutcome,
   rewriteToolsListText,
 } from './rewrite.ts'
+export {
+  answersText,
+  type OpenRoute,
+  type Outbound,
+  type RouteProfile,
+  type ServedPage,
+  type ToolRoute,
+} from './route.ts'
 export { type StdioRepair, type StdioRepairOptions, startStdioRepair } from './stdio-proxy.ts'

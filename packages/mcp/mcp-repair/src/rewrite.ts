@@ -7,6 +7,7 @@ import {
   skipSpace,
   toolsArraySpan,
 } from '@dsh-harden/mcp-transport'
+import type { ServedPage, ToolRoute } from './route.ts'
 
 /** What the proxy did to one `tools/list` response. */
 export interface ResponseRepair {
@@ -14,6 +15,8 @@ export interface ResponseRepair {
   /** Tools in the response as the server listed them. */
   readonly listed: number
   readonly result: IntakeResult
+  /** With a route: how the page went out for it (renamed tools, projected schemas). */
+  readonly route?: ServedPage | undefined
 }
 
 export interface RewriteOutcome {
@@ -31,24 +34,34 @@ interface Splice extends Span {
   readonly text: string
 }
 
-/** The new text of one response's tools array, or undefined when intake changed nothing. */
+function routeChanges(page: ServedPage | undefined): boolean {
+  return page !== undefined && (page.renamed.size > 0 || page.projected.length > 0)
+}
+
+/** The new text of one response's tools array, or undefined when intake (and the route) changed nothing. */
 function rewriteTools(
   text: string,
   message: Record<string, unknown>,
   at: number,
   server: string,
+  route: ToolRoute | undefined,
 ): { splice: Splice; repair: ResponseRepair } | undefined {
   const result = message.result
   if (!isRecord(result) || !Array.isArray(result.tools)) return undefined
   const tools = result.tools as unknown[]
-  const intake = intakeToolList(tools, { server, policy: 'spec' })
-  if (intake.repairs.length === 0 && intake.diagnostics.length === 0) return undefined
+  const intake = intakeToolList(tools, {
+    server,
+    policy: 'spec',
+    ...(route === undefined ? {} : { profile: route.profile }),
+  })
+  const page = route?.servePage(intake)
+  if (intake.repairs.length === 0 && intake.diagnostics.length === 0 && !routeChanges(page)) return undefined
   const span = toolsArraySpan(text, at)
   if (span === undefined) return undefined
   const elements = arrayElements(text, span.start)
   if (elements.length !== tools.length) return undefined
   const original = new Map<unknown, number>(tools.map((tool, index) => [tool, index]))
-  const parts = intake.tools.map((tool) => {
+  const parts = (page?.tools ?? intake.tools).map((tool) => {
     const index = original.get(tool)
     // A compliant tool is copied from the original bytes, so what the client receives for it is what the server sent.
     return index === undefined
@@ -57,20 +70,27 @@ function rewriteTools(
   })
   return {
     splice: { start: span.start, end: span.end, text: `[${parts.join(',')}]` },
-    repair: { id: message.id, listed: tools.length, result: intake },
+    repair: {
+      id: message.id,
+      listed: tools.length,
+      result: intake,
+      ...(page === undefined ? {} : { route: page }),
+    },
   }
 }
 
 /**
  * Rewrites the `tools/list` responses in one JSON-RPC message text (a single response or a batch), given the parsed
  * value and which ids are pending `tools/list` requests. Only the tools array of such a response changes, and in it
- * only the tools that need it; every other byte is copied. Responses to other requests are never touched.
+ * only the tools that need it; every other byte is copied. Responses to other requests are never touched. With a
+ * `route`, each tool also goes out as the route takes it (`ToolRoute.servePage`).
  */
 export function rewriteToolsListText(
   text: string,
   parsed: unknown,
   isToolsList: (key: IdKey) => boolean,
   server: string,
+  route?: ToolRoute,
 ): RewriteOutcome {
   const splices: Splice[] = []
   const repairs: ResponseRepair[] = []
@@ -78,7 +98,7 @@ export function rewriteToolsListText(
     if (!isRecord(message) || Object.hasOwn(message, 'method')) return
     const key = idKey(message.id)
     if (key === undefined || !isToolsList(key)) return
-    const change = rewriteTools(text, message, at, server)
+    const change = rewriteTools(text, message, at, server, route)
     if (change === undefined) return
     splices.push(change.splice)
     repairs.push(change.repair)
@@ -124,5 +144,23 @@ export function describeRepair(repair: ResponseRepair): string {
       .join(', ')
     line += `; isolated ${isolated.length} (left out, the rest are served): ${names}`
   }
+  if (routeChanges(repair.route)) line += `; ${describeRoute(repair.route!)}`
   return line
+}
+
+function describeRoute(page: ServedPage): string {
+  const parts: string[] = []
+  if (page.renamed.size > 0)
+    parts.push(
+      `renamed ${page.renamed.size} (a name the route refuses; calls to the new name reach the server under its own): ${[
+        ...page.renamed,
+      ]
+        .map(([declared, wire]) => `${declared} -> ${wire}`)
+        .join(', ')}`,
+    )
+  if (page.projected.length > 0)
+    parts.push(
+      `projected ${page.projected.length} input schema(s), calls read back before the server sees them: ${page.projected.join(', ')}`,
+    )
+  return `for route ${page.profile}: ${parts.join('; ')}`
 }

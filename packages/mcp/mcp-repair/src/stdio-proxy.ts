@@ -10,6 +10,7 @@ import {
   LineSplitter,
   MAX_PENDING_REQUESTS,
   type OversizeLine,
+  oversizeLineId,
   oversizeLineMessage,
   RequestTracker,
   STDERR_TAIL_CHARS,
@@ -17,11 +18,13 @@ import {
 } from '@dsh-harden/mcp-transport'
 import { excerpt, namedRequest, namesButDoesNotAnswer, STILL_WAITS } from './dropped-message.ts'
 import { describeRepair, rewriteToolsListText } from './rewrite.ts'
+import { answersText, type OpenRoute } from './route.ts'
 
 /**
  * `dsh-harden mcp repair -- <command> [args…]`: the client talks to this process over stdio (newline-delimited
  * JSON-RPC, the MCP stdio transport), this process talks to the real server over its stdio. Client bytes go to the
- * server unchanged; server lines go to the client unchanged except `tools/list` responses that need a repair.
+ * server unchanged; server lines go to the client unchanged except `tools/list` responses that need a repair. With a
+ * route, client lines are read before they are forwarded, so a `tools/call` to a wire name is mapped back first.
  */
 export interface StdioRepairOptions {
   readonly command: string
@@ -45,6 +48,8 @@ export interface StdioRepairOptions {
   readonly log?: ((line: string) => void) | undefined
   /** The server's name in diagnostics (default: the command's base name). */
   readonly server?: string | undefined
+  /** Serve the tools for this model route (`ToolRoute`); absent: repairs only, every client byte as sent. */
+  readonly openRoute?: OpenRoute | undefined
 }
 
 export interface StdioRepair {
@@ -69,6 +74,7 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
   const log = options.log ?? stderrLog
   const server = options.server ?? options.command.split(/[\\/]/).pop() ?? options.command
   const tracker = new RequestTracker({ maxPending: MAX_PENDING_REQUESTS })
+  const route = options.openRoute?.(server)
   const child = spawn(options.command, [...(options.args ?? [])], {
     env: childEnvironment(options.parentEnv ?? process.env, { env: options.env, passEnv: options.passEnv }),
     cwd: options.cwd,
@@ -88,25 +94,52 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
     }
   }
 
-  // Client → server: forward every byte as it arrives; read the lines only to know which requests are pending.
-  const fromClient = new LineSplitter({
-    maxBytes: options.maxLineBytes,
-    onLine: (line) => {
-      const parsed = parse(line.toString('utf8'))
-      if (parsed.ok) tracker.sent(parsed.value)
-    },
-    // Still forwarded: the server decides what to do with a request this large; we just do not track it.
-    onOversize: (line) => log(`the client sent a line of ${line.bytes} bytes; forwarded without reading it`),
-  })
-  const onInput = (chunk: Buffer) => {
-    if (child.stdin?.writable && !child.stdin.write(chunk)) {
+  const toServer = (bytes: Buffer | string) => {
+    if (child.stdin?.writable && !child.stdin.write(bytes)) {
       input.pause()
       child.stdin.once('drain', () => input.resume())
     }
+  }
+  // Client → server: forward every byte as it arrives, reading the lines only to know which requests are pending.
+  // With a route each line is forwarded once read: it may be a call to map back.
+  const onClientLine = (line: Buffer) => {
+    const parsed = parse(line.toString('utf8'))
+    if (parsed.ok) tracker.sent(parsed.value)
+    if (route === undefined) return
+    const outbound = parsed.ok ? route.toServer(parsed.value) : { kind: 'same' as const }
+    if (outbound.kind === 'same') toServer(line)
+    else if (outbound.kind === 'changed') toServer(`${JSON.stringify(outbound.message)}\n`)
+    else {
+      tracker.answered(outbound.answers)
+      write(`${answersText(outbound.answers)}\n`)
+    }
+  }
+  const onClientOversize = (line: OversizeLine) => {
+    // Still forwarded without a route: the server decides what to do with a request this large; we do not track it.
+    if (route === undefined) {
+      log(`the client sent a line of ${line.bytes} bytes; forwarded without reading it`)
+      return
+    }
+    // With one its bytes are gone (only complete lines are forwarded), so its request is answered here.
+    const id = oversizeLineId(line)
+    log(`the client sent a line of ${line.bytes} bytes, over the limit; not forwarded`)
+    if (id !== undefined)
+      write(
+        `${errorResponse(id, INTERNAL_ERROR, `dsh-harden mcp repair: a request of ${line.bytes} bytes is over the line limit; send a smaller one`, { bytes: line.bytes })}\n`,
+      )
+  }
+  const fromClient = new LineSplitter({
+    maxBytes: options.maxLineBytes,
+    onLine: onClientLine,
+    onOversize: onClientOversize,
+  })
+  const onInput = (chunk: Buffer) => {
+    if (route === undefined) toServer(chunk)
     fromClient.push(chunk)
   }
   const onInputEnd = () => {
     clientEnded = true
+    if (route !== undefined) fromClient.end()
     child.stdin?.end()
   }
   input.on('data', onInput)
@@ -174,7 +207,7 @@ export function startStdioRepair(options: StdioRepairOptions): StdioRepair {
       return
     }
     if (tracker.answersToolsList(parsed.value)) {
-      const outcome = rewriteToolsListText(text, parsed.value, tracker.isToolsList, server)
+      const outcome = rewriteToolsListText(text, parsed.value, tracker.isToolsList, server, route)
       tracker.answered(parsed.value)
       for (const repair of outcome.repairs) log(describeRepair(repair))
       write(outcome.text === text ? line : `${outcome.text.replace(/\r?\n$/, '')}\n`)

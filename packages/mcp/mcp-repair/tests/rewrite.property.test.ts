@@ -1,7 +1,8 @@
+import { idKey } from '@dsh-harden/mcp-transport'
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { idKey, rewriteToolsListText } from '../src/index.ts'
+import { rewriteToolsListText } from '../src/index.ts'
 
 const name = fc.stringMatching(/^[a-z][a-z0-9_/]{0,12}$/)
 const text = fc.string({ maxLength: 12 })

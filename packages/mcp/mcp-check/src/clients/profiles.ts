@@ -5,11 +5,11 @@ import {
   PROFILE_IDS,
   type ProfileId,
   showPointer,
+  stockRouteVerdict,
   type ToolRouteVerdictKind,
   toolRouteVerdict,
 } from '@dsh-harden/tools'
 import type { RawTool } from '../tool-schemas.ts'
-import { isObject } from '../wire/exchange.ts'
 
 export interface ToolRejection {
   readonly tool: string
@@ -18,8 +18,9 @@ export interface ToolRejection {
 }
 
 /**
- * How one model route meets the listed tools, as judged by `@dsh-harden/tools` (`judgeRoute` for the schemas as sent,
- * `judgeMcpToolList` with the profile for what dsh-harden serves).
+ * How one model route meets the listed tools, as judged by `@dsh-harden/tools`: `stockRouteVerdict` for the schemas as
+ * sent (the stock verdict `pnpm compat` and `sanitize` show), `judgeMcpToolList` and `toolRouteVerdict` with the
+ * profile for what dsh-harden serves.
  */
 export interface ProfileVerdict {
   readonly profile: ProfileId
@@ -53,20 +54,15 @@ function asSent(tools: readonly RawTool[], profile: ProfileId) {
   const misread: ToolRejection[] = []
   const wireOnly: ToolRejection[] = []
   tools.forEach((tool, index) => {
-    const schema = tool.inputSchema
-    if (!isObject(schema)) {
-      verbatim.push({
-        tool: nameOf(tool, index),
-        reason: `(root) no inputSchema object (${schema === null ? 'null' : typeof schema})`,
-      })
-      return
+    const stock = stockRouteVerdict(tool.inputSchema, profile)
+    const reason = stock.reasons[0] ?? ''
+    if (stock.verdict === 'refused') verbatim.push({ tool: nameOf(tool, index), reason })
+    else if (stock.verdict === 'misread') misread.push({ tool: nameOf(tool, index), reason })
+    else {
+      // Taken as sent; what projection still changes on the wire (a dropped `$schema`) is worth a line, not a warning.
+      const changes = judgeRoute(tool.inputSchema as JsonObject, profile).wireChanges
+      if (changes.length > 0) wireOnly.push({ tool: nameOf(tool, index), reason: first(changes) })
     }
-    const route = judgeRoute(schema as JsonObject, profile)
-    if (route.refusals.length > 0) verbatim.push({ tool: nameOf(tool, index), reason: first(route.refusals) })
-    else if (route.misreads.length > 0)
-      misread.push({ tool: nameOf(tool, index), reason: first(route.misreads) })
-    else if (route.wireChanges.length > 0)
-      wireOnly.push({ tool: nameOf(tool, index), reason: first(route.wireChanges) })
   })
   return { verbatim, misread, wireOnly }
 }
