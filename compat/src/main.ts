@@ -4,15 +4,17 @@
  *
  *   pnpm compat [--out <dir>] [--only <id,id>] [--no-browser]
  *
- * Default directory: `compat/out/` (git-ignored). `--no-browser` skips the Chromium check of the page.
+ * Default directory: `compat/out/` (git-ignored). `--no-browser` skips the Chromium check of the page. A full run (no
+ * `--only`) also writes `compat/results/summary.json` and regenerates the README's totals region from it.
  */
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { checkPage, chromiumMissing } from './browser.ts'
 import { collectListings, reduceEnvironment } from './collect.ts'
-import { writeReport } from './report-files.ts'
+import { RESULTS, writeReport, writeResults } from './report-files.ts'
 import { compatServers, compatServersById } from './servers.ts'
+import { summaryOf } from './summary.ts'
 import { buildReport } from './table.ts'
 import { totalsMarkdown } from './totals.ts'
 
@@ -43,8 +45,12 @@ const listings = await collectListings(servers, {
 console.log('compat: judging every tool on every route')
 const report = await buildReport(listings)
 const written = await writeReport(report, outDir)
-console.log(`\n${totalsMarkdown(report)}`)
+console.log(`\n${totalsMarkdown(summaryOf(report))}`)
 console.log(`page:   ${written.page}\njson:   ${written.json}\ntotals: ${written.totals}`)
+if (!values.only) {
+  await writeResults(report)
+  console.log(`README totals regenerated from ${RESULTS.summary}`)
+}
 
 if (!values['no-browser']) {
   const missing = chromiumMissing()

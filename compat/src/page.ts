@@ -11,7 +11,15 @@ const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1a202c; background: #f7f9fb; }
 header { padding: 16px 24px 8px; background: #fff; border-bottom: 1px solid var(--line); }
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 20px 0 8px; } h3 { font-size: 13px; margin: 12px 0 4px; }
-main { padding: 0 24px 40px; }
+main { padding: 0 24px 40px; min-width: 0; }
+/* Wide tables scroll inside their box, so the page itself never scrolls sideways; the first column (route, server,
+   tool) stays put while the others scroll past it. */
+.scroll { overflow-x: auto; max-width: 100%; }
+/* Separate borders: a collapsed border stays behind when its sticky cell moves, and shows through at the edge. */
+.scroll table { border-collapse: separate; border-spacing: 0; border-top: 1px solid var(--line); border-left: 1px solid var(--line); }
+.scroll th, .scroll td { border-width: 0 1px 1px 0; }
+.scroll tr > :first-child { position: sticky; left: 0; z-index: 1; background: #fff; }
+.scroll tr > th:first-child { background: #eef2f6; z-index: 2; }
 .muted { color: #5a6472; font-size: 12px; }
 table { border-collapse: collapse; background: #fff; }
 th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
@@ -30,9 +38,10 @@ tr.server td:first-child { font-weight: 600; white-space: nowrap; } tr.server .m
 .arrow { color: #718096; margin: 0 2px; }
 #detail { margin-top: 16px; background: #fff; border: 1px solid var(--line); padding: 12px 16px; display: none; }
 #detail pre { background: #f4f6f8; padding: 8px; overflow: auto; max-height: 360px; font-size: 12px; }
-#detail .cols { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
+#detail .cols { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; }
 #detail ul { margin: 4px 0 8px 18px; padding: 0; } #detail li { font-size: 12px; font-family: ui-monospace, monospace; }
 .warn { color: var(--refused); font-weight: 600; }
+.blind { margin-left: 6px; padding: 0 4px; border: 1px solid #a0aec0; border-radius: 3px; color: #4a5568; font-size: 11px; font-family: system-ui, sans-serif; }
 `
 
 const SCRIPT = `
@@ -46,6 +55,7 @@ const el = (tag, attrs = {}, ...children) => {
   for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   return node;
 };
+const scroll = (table) => el('div', { class: 'scroll' }, table);
 const badge = (verdict) => el('span', { class: 'badge ' + verdict }, verdict);
 const bar = (counts, total) => el('div', { class: 'bar' }, ...AFTER.filter((v) => counts[v] > 0).map((v) =>
   el('div', { class: v, style: 'width:' + (100 * counts[v] / total) + '%', title: v + ': ' + counts[v] })));
@@ -53,17 +63,17 @@ const bar = (counts, total) => el('div', { class: 'bar' }, ...AFTER.filter((v) =
 function renderTotals() {
   const table = el('table', {}, el('tr', {},
     ...['route', 'tools', 'before: usable', 'before: as-is', 'before: refused', '(lost at intake)', 'before: usable as pi-ai sends it',
-      'after: usable', 'as-is', 'repaired', 'decoded', 'refused', 'usable after: judge refused / changed', 'meaning kept', 'meaning lost', 'off wire'].map((h) => el('th', {}, h))));
+      'after: usable', 'as-is', 'repaired', 'decoded', 'refused', 'blind (usable, schema names nothing)', 'usable after: judge refused / changed', 'meaning kept (not blind)', 'meaning lost', 'off wire'].map((h) => el('th', {}, h))));
   for (const profile of report.profiles) {
     const t = report.totals[profile];
     const m = t.meaning;
     table.append(el('tr', {}, el('td', {}, profile), ...[t.tools, t.before.usable, t.before['as-is'], t.before.refused, t.before.lostAtIntake, t.before.usableViaPiAi ?? '–',
-      t.after.usable, t.after['as-is'], t.after.repaired, t.after.decoded, t.after.refused,
+      t.after.usable, t.after['as-is'], t.after.repaired, t.after.decoded, t.after.refused, t.after.blind,
       el('div', {}, ...(Object.keys(t.judges).length === 0 ? ['–'] : Object.entries(t.judges).map(([judge, c]) =>
         el('div', { style: 'white-space:nowrap' }, judge + ' ' + c.refusedAfter + ' / ' + c.changedAfter)))),
       m.keptAll + '/' + m.measured, m.lost, m.offWire].map((n) => el('td', { class: 'num' }, n))));
   }
-  document.getElementById('totals').append(table);
+  document.getElementById('totals').append(scroll(table));
 }
 
 function countsFor(server, profile) {
@@ -94,7 +104,7 @@ function renderMatrix() {
     }
     table.append(row);
   }
-  document.getElementById('matrix').append(table);
+  document.getElementById('matrix').append(scroll(table));
 }
 
 function renderTools(server, focus) {
@@ -104,7 +114,8 @@ function renderTools(server, focus) {
   if (server.failure) box.append(el('p', { class: 'warn' }, 'Not listed: ' + server.failure));
   const table = el('table', {}, el('tr', {}, el('th', {}, 'tool'), ...report.profiles.map((p) => el('th', {}, p))));
   for (const tool of server.tools) {
-    const row = el('tr', {}, el('td', { class: 'tool' }, tool.name));
+    const row = el('tr', {}, el('td', { class: 'tool' }, tool.name,
+      ...(tool.blind ? [el('span', { class: 'blind', title: 'the declared schema names no argument: usable, counted apart from meaning kept' }, 'blind')] : [])));
     for (const profile of report.profiles) {
       const cell = tool.cells[profile];
       row.append(el('td', {}, el('span', { class: 'pair', onclick: () => renderDetail(server, tool, profile) },
@@ -112,7 +123,7 @@ function renderTools(server, focus) {
     }
     table.append(row);
   }
-  box.append(table);
+  box.append(scroll(table));
   document.getElementById('detail').style.display = 'none';
   box.scrollIntoView();
 }
@@ -139,6 +150,7 @@ function renderDetail(server, tool, profile) {
     el('div', { class: 'cols' }, el('div', {}, el('b', {}, 'on the declared schema'), judges(cell.before.judges)),
       el('div', {}, el('b', {}, 'on the wire schema'), judges(cell.after.judges))),
     el('h3', {}, 'Meaning kept'),
+    ...(tool.blind ? [el('p', { class: 'warn' }, 'blind: the declared schema names no argument, so the model learns nothing about what to send; not counted as meaning kept')] : []),
     m ? el('p', {}, m.kept + ' of ' + m.samples + ' sample arguments read back equal' + (m.offWire ? '; ' + m.offWire + ' answers the wire would not admit' : '')) : el('p', { class: 'muted' }, 'not measured'),
     ...(m && m.lost ? [el('p', { class: 'warn' }, 'lost:'), json(m.lost)] : []),
     ...(m && m.offWireExample ? [el('p', { class: 'warn' }, 'off the wire:'), json(m.offWireExample)] : []),
@@ -168,7 +180,10 @@ export function renderPage(report: CompatReport): string {
   const servers = report.servers.length
   const tools = report.servers.reduce((sum, server) => sum + server.tools.length, 0)
   const judges = report.judges
-    .map((judge) => `${judge.id} (${judge.profiles.join(', ')}): ${judge.source}`)
+    .map(
+      (judge) =>
+        `${judge.id} (${judge.runs > 0 ? `${judge.profiles.join(', ')}; ran on ${judge.runs} schemas` : 'did not run: no column of this run stands for its routes'}): ${judge.source}`,
+    )
     .join(' · ')
   return `<!doctype html>
 <html lang="en">
@@ -186,7 +201,7 @@ export function renderPage(report: CompatReport): string {
 (the MCP SDK's page check at intake, then the declared schema sent unchanged); after = dsh-harden's MCP boundary and
 projection. Outside judges: ${escapeHtml(judges)}.</div>
 <div class="legend" style="margin-top:6px"><span class="as-is">as-is</span><span class="repaired">repaired</span><span class="decoded">decoded</span><span class="misread">misread</span><span class="refused">refused</span>
-<span class="muted" style="color:#5a6472">as-is: sent as declared · repaired: sent changed, no decoder needed · decoded: projected with a decoder · misread (stock only): taken, but arguments come back wrong · refused: the route fails every request that lists it</span></div>
+<span class="muted" style="color:#5a6472">blind: the declared schema names no argument (usable, counted apart from meaning kept) · as-is: sent as declared · repaired: sent changed, no decoder needed · decoded: projected with a decoder · misread (stock only): taken, but arguments come back wrong · refused: the route fails every request that lists it</span></div>
 </header>
 <main>
 <h2>Totals per route (tools usable = as-is + repaired + decoded)</h2>

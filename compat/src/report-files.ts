@@ -1,6 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { renderPage } from './page.ts'
+import { withTotals } from './readme-totals.ts'
+import { summaryOf } from './summary.ts'
 import type { CompatReport } from './table.ts'
 import { totalsMarkdown } from './totals.ts'
 
@@ -22,6 +25,23 @@ export async function writeReport(report: CompatReport, dir: string): Promise<Wr
   }
   await writeFile(written.page, renderPage(report))
   await writeFile(written.json, `${JSON.stringify(report, null, 1)}\n`)
-  await writeFile(written.totals, totalsMarkdown(report))
+  await writeFile(written.totals, totalsMarkdown(summaryOf(report)))
   return written
+}
+
+/** Where a full run leaves what the README's totals are generated from, and the README itself. */
+export const RESULTS = {
+  summary: fileURLToPath(new URL('../results/summary.json', import.meta.url)),
+  readme: fileURLToPath(new URL('../README.md', import.meta.url)),
+}
+
+/**
+ * After a full run (every server of the corpus): `results/summary.json` gets the run's counts and the README's
+ * totals region is regenerated from them, so the README never shows numbers another run gave.
+ */
+export async function writeResults(report: CompatReport, files = RESULTS): Promise<void> {
+  const summary = summaryOf(report)
+  await mkdir(dirname(files.summary), { recursive: true })
+  await writeFile(files.summary, `${JSON.stringify(summary, null, 1)}\n`)
+  await writeFile(files.readme, withTotals(await readFile(files.readme, 'utf8'), summary))
 }

@@ -13,6 +13,7 @@ import {
   type ProfileId,
   type ToolContract,
 } from '@dsh-harden/tools'
+import { isBlindSchema } from './blind.ts'
 import type { ServerListing } from './collect.ts'
 import { JUDGES, type Judge, type JudgeOutcome, judgesFor } from './judges/index.ts'
 import { piAiSends, reachedThroughPiAi } from './judges/pi-ai.ts'
@@ -42,6 +43,8 @@ export interface ToolReport {
   readonly declared: string
   /** Id of the schema dsh-harden serves (after MCP repairs); absent when refused at the boundary. */
   readonly served?: string | undefined
+  /** The declared schema tells the model nothing about the arguments (`isBlindSchema`). */
+  readonly blind: boolean
   readonly cells: Readonly<Record<ProfileId, Cell>>
 }
 
@@ -64,7 +67,11 @@ export interface ProfileTotals {
     /** Usable by the route's verdict on what pi-ai sends; absent on routes DSH does not reach through pi-ai. */
     readonly usableViaPiAi?: number | undefined
   }
-  readonly after: Readonly<Record<After['verdict'], number>> & { readonly usable: number }
+  readonly after: Readonly<Record<After['verdict'], number>> & {
+    readonly usable: number
+    /** Usable tools whose declared schema is blind: counted apart, never as meaning kept. */
+    readonly blind: number
+  }
   /**
    * Per judge of this route: usable tools (by the table's verdict) that the judge refuses, before and after, and
    * usable tools whose wire it would still change.
@@ -75,6 +82,7 @@ export interface ProfileTotals {
       { readonly refusedBefore: number; readonly refusedAfter: number; readonly changedAfter: number }
     >
   >
+  /** Usable tools that are not blind: measured (samples made) or unsampled. */
   readonly meaning: {
     readonly measured: number
     readonly keptAll: number
@@ -91,6 +99,8 @@ export interface CompatReport {
     readonly id: string
     readonly source: string
     readonly profiles: readonly ProfileId[]
+    /** Schemas it judged in this run (0: it stands for no column of this run, so it did not run). */
+    readonly runs: number
   }[]
   readonly servers: readonly ServerReport[]
   /** Every schema the report points at, by id (a content hash), stored once. */
@@ -189,7 +199,7 @@ async function serverReport(
         },
       }
     }
-    tools.push({ name, declared: store.add(declared), served, cells })
+    tools.push({ name, declared: store.add(declared), served, blind: isBlindSchema(declared), cells })
   }
   return {
     id: listing.id,
@@ -217,7 +227,7 @@ export function totalsOf(
       usable: 0,
       lostAtIntake: 0,
     }
-    const after = { 'as-is': 0, repaired: 0, decoded: 0, refused: 0, usable: 0 }
+    const after = { 'as-is': 0, repaired: 0, decoded: 0, refused: 0, usable: 0, blind: 0 }
     const meaning = { measured: 0, keptAll: 0, lost: 0, offWire: 0, unsampled: 0 }
     let tools = 0
     const judges: Record<string, { refusedBefore: number; refusedAfter: number; changedAfter: number }> = {}
@@ -247,7 +257,8 @@ export function totalsOf(
             else if (result.outcome === 'changed') counts.changedAfter++
           }
           const m = cell.after.meaning
-          if (m === undefined || m.samples === 0) meaning.unsampled++
+          if (tool.blind) after.blind++
+          else if (m === undefined || m.samples === 0) meaning.unsampled++
           else {
             meaning.measured++
             if (m.kept === m.samples) meaning.keptAll++
@@ -259,6 +270,15 @@ export function totalsOf(
     totals[profile] = { tools, before, after, judges, meaning }
   }
   return totals
+}
+
+function judgeRuns(servers: readonly ServerReport[], judge: string): number {
+  let runs = 0
+  for (const server of servers)
+    for (const tool of server.tools)
+      for (const cell of Object.values<Cell>(tool.cells))
+        for (const result of [...cell.before.judges, ...cell.after.judges]) if (result.judge === judge) runs++
+  return runs
 }
 
 /** Judges every listing on every profile. */
@@ -277,7 +297,12 @@ export async function buildReport(
   return {
     generatedAt: new Date().toISOString(),
     profiles,
-    judges: JUDGES.map(({ id, source, profiles: routes }) => ({ id, source, profiles: routes })),
+    judges: JUDGES.map(({ id, source, profiles: routes }) => ({
+      id,
+      source,
+      profiles: routes.filter((route) => profiles.includes(route)),
+      runs: judgeRuns(servers, id),
+    })),
     servers,
     schemas: store.byId,
     totals: totalsOf(servers, profiles),

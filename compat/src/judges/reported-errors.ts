@@ -1,5 +1,6 @@
 import type { JsonObject, ProfileId } from '@dsh-harden/tools'
 import { toPointer } from '@dsh-harden/tools'
+import { isRecord, schemaNodes } from './schema-nodes.ts'
 import type { Judge, JudgeOutcome } from './types.ts'
 
 /**
@@ -40,32 +41,11 @@ const ANTHROPIC_KEY = /^[a-zA-Z0-9_.-]{1,64}$/
 // `(?=`, `(?!`, `(?<=`, `(?<!` not preceded by an escaping backslash.
 const LOOKAROUND_SYNTAX = /(?<!\\)\(\?<?[=!]/
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-// Keywords whose value is one schema, a list of schemas, or a map of schemas (the places a wire schema nests).
-const ONE = [
-  'items',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'additionalItems',
-]
-const LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items']
-const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']
-
 function findings(schema: JsonObject, profile: ProfileId): string[] {
   const found: string[] = []
   const applies = (probe: Probe) => probe.profiles.includes(profile)
-  const stack: { node: unknown; path: (string | number)[] }[] = [{ node: schema, path: [] }]
-  while (stack.length > 0) {
-    const { node, path } = stack.pop()!
-    if (!isRecord(node)) continue
-    const at = toPointer(path) || '(root)'
+  for (const { node, path } of schemaNodes(schema)) {
+    const at = toPointer([...path]) || '(root)'
     const types = Array.isArray(node.type) ? node.type : [node.type]
     if (
       applies(ARRAY_ITEMS) &&
@@ -92,18 +72,6 @@ function findings(schema: JsonObject, profile: ProfileId): string[] {
       found.push(`${at}/required: names keys with no properties; reported ${REQUIRED_UNDECLARED.reported}`)
     if (applies(STRING_ENUM) && Array.isArray(node.enum) && node.enum.some((v) => typeof v !== 'string'))
       found.push(`${at}/enum: a value that is not a string; reported ${STRING_ENUM.reported}`)
-    for (const key of ONE) if (isRecord(node[key])) stack.push({ node: node[key], path: [...path, key] })
-    for (const key of LIST) {
-      const list = node[key]
-      if (Array.isArray(list))
-        for (const [index, child] of list.entries()) stack.push({ node: child, path: [...path, key, index] })
-    }
-    for (const key of MAP) {
-      const map = node[key]
-      if (isRecord(map))
-        for (const [name, child] of Object.entries(map))
-          stack.push({ node: child, path: [...path, key, name] })
-    }
   }
   return found
 }
