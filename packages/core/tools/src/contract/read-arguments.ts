@@ -1,9 +1,10 @@
 import { toPointer } from '../json-pointer.ts'
 import { defineOwn, isJsonObject, type JsonValue } from '../json-value.ts'
+import { NO_READING_RULES, type ReadingRules } from '../projection/reading-rules.ts'
 import type { Decoder } from '../projection/types.ts'
 import type { WorkMeter } from '../work-meter.ts'
 import { fitsShape } from './declared-shape.ts'
-import { ARRAY, OBJECT, STRING } from './json-type-bits.ts'
+import { ARRAY, NULL, NUMBER, OBJECT, STRING } from './json-type-bits.ts'
 import { SlotShapes } from './slot-shape.ts'
 import type { ArgumentViolation } from './tool-args-error.ts'
 import { decoderFor, IDENTITY } from './union-reading.ts'
@@ -43,6 +44,8 @@ class PendingObject implements Sink {
   private changes: Map<string, unknown> | undefined
   /** Set when a synthetic `null` ("not provided") was seen: the copy leaves those keys out. */
   dropsNull = false
+  /** Keys whose `null` a reading rule reads as "not provided" (`reading-rules.ts`): the copy leaves them out too. */
+  absent: Set<string> | undefined = undefined
   /** Set when a key the route renamed was seen: the copy has the declared key instead. */
   renames = false
   private readonly value: Record<string, unknown>
@@ -70,13 +73,14 @@ class PendingObject implements Sink {
 
   finish(): void {
     const { value, changes, decoder } = this
-    if (changes === undefined && !this.dropsNull && !this.renames) {
+    if (changes === undefined && !this.dropsNull && !this.renames && this.absent === undefined) {
       this.sink.receive(this.key, value)
       return
     }
     const copy: Record<string, unknown> = {}
     for (const key of Object.keys(value)) {
       if (this.dropsNull && value[key] === null && decoder?.syntheticNull.has(key)) continue
+      if (this.absent?.has(key)) continue
       const declared = this.renames ? (decoder?.renamed?.get(key) ?? key) : key
       defineOwn(copy, declared, changes?.has(key) ? changes.get(key) : value[key])
     }
@@ -109,6 +113,14 @@ class PendingArray implements Sink {
 }
 
 type Step = ReadStep | PendingObject | PendingArray
+
+type JsonObjectNode = Exclude<ReturnType<SlotShapes['containerOf']>, null>
+
+/** RFC 8259's number grammar: the strings `numericStrings` reads as numbers (no `Infinity`, hex, or spaces). */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
+
+/** With a lenient rule on, an object's every key is looked at. */
+const EVERY_KEY = Object.freeze({ keys: [] as readonly string[], others: true })
 
 /**
  * A call that carries, in one object, a key the route renamed and the declared key it reads back to: two values for
@@ -168,10 +180,15 @@ class Reader {
   readonly stack: Step[] = []
   private readonly shapes: SlotShapes
   private readonly meter: WorkMeter | undefined
+  private readonly rules: ReadingRules
+  /** Some rule reads a value the decoder and the declared slots alone would leave: every key needs a look. */
+  private readonly lenient: boolean
 
-  constructor(shapes: SlotShapes, meter: WorkMeter | undefined) {
+  constructor(shapes: SlotShapes, meter: WorkMeter | undefined, rules: ReadingRules) {
     this.shapes = shapes
     this.meter = meter
+    this.rules = rules
+    this.lenient = rules.nullAsAbsent || rules.numericStrings
   }
 
   run(): void {
@@ -197,11 +214,23 @@ class Reader {
         return
       }
       if (decoder.kind === 'json-text-of') {
+        const length = (value as string).length
+        // Valid as sent for a branch that takes strings as they are: stock DSH hands it over so, and so does reading.
+        if (
+          decoder.keptAsIs.some((node) => fitsShape(value, this.shapes.shapeOf(node), length, this.meter))
+        ) {
+          sink.receive(key, value)
+          return
+        }
         const parsed = parseJsonText(value)
         const { declared } = decoder
         const shape = declared === undefined ? undefined : this.shapes.shapeOf(declared)
-        const fits = parsed !== value && fitsShape(parsed, shape, (value as string).length, this.meter)
+        const fits = parsed !== value && fitsShape(parsed, shape, length, this.meter)
         sink.receive(key, fits ? parsed : value)
+        return
+      }
+      if (this.readsAsNumber(value as string, slot)) {
+        sink.receive(key, Number(value))
         return
       }
       const parsed = this.shapes.parsesStrings(slot)
@@ -246,19 +275,44 @@ class Reader {
     return false
   }
 
+  /** `numericStrings`: `text` spells a JSON number and the declared slot admits numbers but no string. */
+  private readsAsNumber(text: string, slot: Slot): boolean {
+    if (!this.rules.numericStrings || slot === null || !JSON_NUMBER.test(text)) return false
+    const admits = this.shapes.admits(slot)
+    return (admits & STRING) === 0 && (admits & NUMBER) !== 0 && Number.isFinite(Number(text))
+  }
+
+  /** `nullAsAbsent`: `null` under an optional key whose declared schema does not admit null. */
+  private readsAsAbsent(container: JsonObjectNode | null, key: string, slot: Slot): boolean {
+    if (!this.rules.nullAsAbsent || container === null || slot === null) return false
+    const required = container.required
+    if (Array.isArray(required) && required.includes(key)) return false
+    return (this.shapes.admits(slot) & NULL) === 0
+  }
+
   /** Whether reading `value` at `slot` with no decoding can change it: a container to walk, or a string to parse. */
   private mayChange(value: unknown, slot: Slot): boolean {
     if (slot === null) return false
     const kind = kindOf(value)
-    if (kind === STRING) return this.shapes.parsesStrings(slot)
-    return kind !== 0 && this.shapes.lookBelow(this.shapes.containerOf(slot, kind))
+    if (kind === STRING) return this.shapes.parsesStrings(slot) || this.readsAsNumber(value as string, slot)
+    return kind !== 0 && this.looksBelow(this.shapes.containerOf(slot, kind))
+  }
+
+  /** Whether a container's values need a look: a slot below may change, or a lenient rule reads any of them. */
+  private looksBelow(container: JsonObjectNode | null): boolean {
+    return container !== null && (this.lenient || this.shapes.lookBelow(container))
   }
 
   private readObject(step: ReadStep, value: Record<string, unknown>, decoder: Decoder): void {
     const object = decoder.kind === 'object' ? decoder : undefined
     const container = this.shapes.containerOf(step.slot, OBJECT)
     // Without decoding, only the keys the declared schema says may change need a look (usually few, often none).
-    const watch = object === undefined && container !== null ? this.shapes.watched(container) : undefined
+    const watch =
+      object === undefined && container !== null
+        ? this.lenient
+          ? EVERY_KEY
+          : this.shapes.watched(container)
+        : undefined
     if (object === undefined && (watch === undefined || (watch.keys.length === 0 && !watch.others))) {
       step.sink.receive(step.key, value)
       return
@@ -285,6 +339,12 @@ class Reader {
       }
       const childDecoder = object === undefined ? IDENTITY : (object.properties.get(key) ?? object.additional)
       const childSlot = container === null ? null : SlotShapes.property(container, declaredKey ?? key)
+      if (child === null && this.readsAsAbsent(container, declaredKey ?? key, childSlot)) {
+        pending ??= new PendingObject(value, object, step.sink, step.key)
+        pending.absent ??= new Set()
+        pending.absent.add(key)
+        continue
+      }
       if (childDecoder.kind === 'identity' && !this.mayChange(child, childSlot)) continue
       pending ??= new PendingObject(value, object, step.sink, step.key)
       this.stack.push({ value: child, decoder: childDecoder, slot: childSlot, sink: pending, key })
@@ -301,7 +361,7 @@ class Reader {
   private readArray(step: ReadStep, value: unknown[], decoder: Decoder): void {
     const array = decoder.kind === 'array' ? decoder : undefined
     const container = this.shapes.containerOf(step.slot, ARRAY)
-    if (array === undefined && !this.shapes.lookBelow(container)) {
+    if (array === undefined && !this.looksBelow(container)) {
       step.sink.receive(step.key, value)
       return
     }
@@ -327,9 +387,10 @@ export function readArguments(
   shapes: SlotShapes,
   root: JsonValue | null,
   meter?: WorkMeter,
+  rules: ReadingRules = NO_READING_RULES,
 ): unknown {
   let result: unknown = args
-  const reader = new Reader(shapes, meter)
+  const reader = new Reader(shapes, meter, rules)
   reader.stack.push({
     value: args,
     decoder,

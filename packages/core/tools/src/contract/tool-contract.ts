@@ -2,6 +2,7 @@ import { type EnforceOptions, enforceToolParameters } from '../enforce.ts'
 import type { ToolIdentity } from '../errors.ts'
 import { inheritsEnumerableKeys, type JsonObject } from '../json-value.ts'
 import { type ProjectionOptions, projectParameters } from '../projection/index.ts'
+import { readingRules } from '../projection/reading-rules.ts'
 import type { ProfileId, Projection } from '../projection/types.ts'
 import { findUnsupportedPatterns } from './pattern-problems.ts'
 import { ConflictingKeysError, decodeValue, readArguments } from './read-arguments.ts'
@@ -205,7 +206,7 @@ class CompiledToolContract implements ToolContract {
     // encodings are undone then, and arguments to a schema sent as declared reach the tool as sent, as in stock DSH.
     if (inheritsEnumerableKeys()) return decodeValue(args, decoder, this.options.meter)
     this.shapes ??= new SlotShapes(this.declared, this.options.meter)
-    return readArguments(args, decoder, this.shapes, this.declared, this.options.meter)
+    return readArguments(args, decoder, this.shapes, this.declared, this.options.meter, readingRules(profile))
   }
 }
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../json-value.ts'
+import { isJsonObject, type JsonValue } from '../json-value.ts'
 import type { Decoder } from '../projection/types.ts'
 import { ARRAY, OBJECT, STRING } from './json-type-bits.ts'
 
@@ -24,8 +24,18 @@ type UnionDecoder = Extract<Decoder, { kind: 'union' }>
 type ObjectDecoder = Extract<Decoder, { kind: 'object' }>
 type ArrayDecoder = Extract<Decoder, { kind: 'array' }>
 
-/** A decoder, or the reading of a string that may be JSON text: parsed only into a value `declared` admits. */
-export type Reading = Decoder | { readonly kind: 'json-text-of'; readonly declared: JsonValue | undefined }
+/**
+ * A decoder, or the reading of a string that may be JSON text: left as sent when a branch that takes strings as they
+ * are admits it (`keptAsIs`, declared nodes; stock DSH hands it over so), else parsed only into a value `declared`
+ * admits.
+ */
+export type Reading =
+  | Decoder
+  | {
+      readonly kind: 'json-text-of'
+      readonly declared: JsonValue | undefined
+      readonly keptAsIs: readonly JsonValue[]
+    }
 
 export const IDENTITY: Decoder = Object.freeze({ kind: 'identity' })
 const JSON_TEXT: Decoder = Object.freeze({ kind: 'json-text' })
@@ -43,12 +53,17 @@ const TYPE_BITS: Readonly<Record<string, number>> = {
 
 const resolved = new WeakMap<Decoder, Map<number, Reading>>()
 
+/** Wire key → the JSON texts of the values a declared `const`/`enum` allows there (`"a"`, `1`, `null`). */
+type Discriminators = ReadonlyMap<string, ReadonlySet<string>>
+
 /** What a union does with an object value: its object decoders (nested unions flattened) and their merges. */
 interface ObjectBranches {
   readonly objects: readonly ObjectDecoder[]
+  /** Per object decoder, the keys its declared branch pins to `const`/`enum` values. */
+  readonly discriminators: readonly Discriminators[]
   /** Some branch takes objects as they are: an object that fits no object decoder is read unchanged. */
   readonly keeps: boolean
-  /** Some object decoder requires keys, so which ones fit depends on the value. */
+  /** Some object decoder requires keys or pins a key's values, so which ones fit depends on the value. */
   readonly discriminates: boolean
   /** Merged decodings by which object decoders fit ('1' per fitting one, in order). */
   readonly merged: Map<string, Decoder>
@@ -143,7 +158,7 @@ function resolveUnion(union: UnionDecoder, kind: number): Reading {
     if (!keeps) return JSON_TEXT
     // Two branches' readings of one key: the string is valid as it is for one of them, so it is not parsed.
     if (union.merged === true) return IDENTITY
-    return { kind: 'json-text-of', declared: union.declared }
+    return { kind: 'json-text-of', declared: union.declared, keptAsIs: keptAsIs(union, taking) }
   }
   if (kind === OBJECT) {
     const { objects } = objectBranches(union)
@@ -157,28 +172,79 @@ function resolveUnion(union: UnionDecoder, kind: number): Reading {
   return IDENTITY
 }
 
+/** The declared branches of `union`, index for index with its decoder's branches; `undefined` when they do not align. */
+function declaredBranches(union: UnionDecoder): readonly JsonValue[] | undefined {
+  const declared = union.declared
+  if (!isJsonObject(declared)) return undefined
+  const list = declared.anyOf ?? declared.oneOf
+  return Array.isArray(list) && list.length === union.branches.length ? list : undefined
+}
+
+/**
+ * The declared nodes of the branches among `taking` that take a string as it is (nested unions' own such nodes
+ * included). Where the declared branches do not align with the wire's, the whole declared union stands for them, so
+ * a string it admits is left as sent.
+ */
+function keptAsIs(union: UnionDecoder, taking: readonly number[]): readonly JsonValue[] {
+  const declared = declaredBranches(union)
+  const kept: JsonValue[] = []
+  for (const index of taking) {
+    const reading = decoderFor(union.branches[index]!, STRING)
+    if (reading.kind === 'json-text') continue
+    if (reading.kind === 'json-text-of') kept.push(...reading.keptAsIs)
+    else kept.push(declared?.[index] ?? union.declared ?? true)
+  }
+  return kept
+}
+
+/** The keys a declared object branch pins to `const`/`enum` values, by the wire key they travel under. */
+function discriminatorsOf(object: ObjectDecoder, declared: JsonValue | undefined): Discriminators {
+  const pinned = new Map<string, ReadonlySet<string>>()
+  if (!isJsonObject(declared) || !isJsonObject(declared.properties)) return pinned
+  const wireKeys = new Map([...(object.renamed ?? [])].map(([wire, name]) => [name, wire]))
+  for (const [name, property] of Object.entries(declared.properties)) {
+    if (!isJsonObject(property)) continue
+    const values = Object.hasOwn(property, 'const') ? [property.const] : property.enum
+    if (!Array.isArray(values) || values.some((value) => typeof value === 'object' && value !== null))
+      continue
+    pinned.set(wireKeys.get(name) ?? name, new Set(values.map((value) => JSON.stringify(value))))
+  }
+  return pinned
+}
+
+/** Whether `value` may be what was sent for a pinned key: one of its values, or the JSON text of one (Gemini's enums). */
+function allowedBy(values: ReadonlySet<string>, value: unknown): boolean {
+  return values.has(JSON.stringify(value)) || (typeof value === 'string' && values.has(value))
+}
+
 /** The branches of `union` (nested unions flattened, on an explicit stack) that an object value can take. */
 function objectBranches(union: UnionDecoder): ObjectBranches {
   const known = objectBranchesOf.get(union)
   if (known !== undefined) return known
-  const objects = new Set<ObjectDecoder>()
+  const objects = new Map<ObjectDecoder, JsonValue | undefined>()
   let keeps = false
   const stack: UnionDecoder[] = [union]
   while (stack.length > 0) {
     const at = stack.pop()!
+    const declared = declaredBranches(at)
     for (const [index, branch] of at.branches.entries()) {
       if ((kindsOf(branch, at.types?.[index]) & OBJECT) === 0) continue
       if (branch.kind === 'union') stack.push(branch)
-      else if (branch.kind === 'object') objects.add(branch)
-      else if (branch.kind === 'identity') keeps = true
+      else if (branch.kind === 'object') {
+        if (!objects.has(branch)) objects.set(branch, declared?.[index])
+      } else if (branch.kind === 'identity') keeps = true
     }
   }
-  const list = [...objects]
+  const list = [...objects.keys()]
+  const discriminators = list.map((object) => discriminatorsOf(object, objects.get(object)))
   const branches: ObjectBranches = {
     objects: list,
+    discriminators,
     keeps,
     // With one candidate and nothing kept as it is, the value gets that decoding whatever keys it has.
-    discriminates: (list.length > 1 || keeps) && list.some((object) => object.required !== undefined),
+    discriminates:
+      (list.length > 1 || keeps) &&
+      list.some((object, index) => object.required !== undefined || discriminators[index]!.size > 0),
     merged: new Map(),
   }
   objectBranchesOf.set(union, branches)
@@ -187,11 +253,14 @@ function objectBranches(union: UnionDecoder): ObjectBranches {
 
 /** The decoding of an object value at a union: the merge of the object decoders whose required keys it has. */
 function fittingDecoder(branches: ObjectBranches, value: Readonly<Record<string, unknown>>): Reading {
-  const { objects } = branches
+  const { objects, discriminators } = branches
   let fits = ''
   let fitting = 0
-  for (const object of objects) {
-    const fit = object.required?.every((key) => Object.hasOwn(value, key)) ?? true
+  for (const [index, object] of objects.entries()) {
+    // A branch whose required key is missing, or whose pinned key holds another value, was not what was sent.
+    let fit = object.required?.every((key) => Object.hasOwn(value, key)) ?? true
+    for (const [key, values] of discriminators[index]!)
+      if (fit && Object.hasOwn(value, key)) fit = allowedBy(values, value[key])
     fits += fit ? '1' : '0'
     if (fit) fitting++
   }
