@@ -10,7 +10,7 @@
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { checkPage, chromiumMissing } from './browser.ts'
+import { checkLayout, checkPage, chromiumMissing } from './browser.ts'
 import { collectListings, reduceEnvironment } from './collect.ts'
 import { RESULTS, writeReport, writeResults } from './report-files.ts'
 import { compatServers, compatServersById } from './servers.ts'
@@ -57,7 +57,19 @@ if (!values['no-browser']) {
   if (missing) console.log(`${missing}; page not checked`)
   else {
     const check = await checkPage(written.page, join(outDir, 'screenshot.png'))
-    const problems = [...check.pageErrors, ...check.requests.map((url) => `the page requested ${url}`)]
+    const layout = await checkLayout(written.page, join(outDir, 'screenshot-1400.png'))
+    const hidden = layout.tables.filter((table) => !table.firstColumnVisible)
+    const problems = [
+      ...check.pageErrors,
+      ...check.requests.map((url) => `the page requested ${url}`),
+      ...(layout.bodyOverflow > 0
+        ? [`the page overflows a 1400 px window by ${layout.bodyOverflow} px`]
+        : []),
+      ...hidden.map((table) => `the first column of #${table.section} leaves view when it scrolls`),
+    ]
+    console.log(
+      `layout at ${layout.viewport.width}x${layout.viewport.height}: page overflow ${layout.bodyOverflow} px, first column in view in ${layout.tables.length - hidden.length}/${layout.tables.length} scrolled tables (${layout.screenshot})`,
+    )
     console.log(
       `screenshot: ${check.screenshot} (matrix rows ${check.matrixRows}, detail: ${check.detailHeading})`,
     )

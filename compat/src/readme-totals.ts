@@ -27,3 +27,28 @@ export function withTotals(readme: string, summary: CompatSummary): string {
   const { start, end } = regionBounds(readme)
   return `${readme.slice(0, start)}\n${totalsMarkdown(summary)}${readme.slice(end)}`
 }
+
+// A separator cell's alignment (`---:` and `--:` both right-align): what a table means, whatever its padding.
+const alignment = (cell: string): string =>
+  /^:?-+:?$/.test(cell) ? `${cell.startsWith(':') ? ':' : ''}-${cell.endsWith(':') ? ':' : ''}` : cell
+
+/**
+ * Markdown as it reads, not as it is padded: table cells trimmed (and separators reduced to their alignment), other
+ * lines without trailing spaces. The repository's formatter (biome) aligns the README's tables; the numbers and words
+ * must still be exactly the generated ones.
+ */
+export function markdownAsRead(text: string): string {
+  return text
+    .trim()
+    .split('\n')
+    .map((line) =>
+      line.startsWith('|')
+        ? line
+            .slice(1, line.trimEnd().endsWith('|') ? line.trimEnd().length - 1 : undefined)
+            .split('|')
+            .map((cell) => alignment(cell.trim()))
+            .join(' | ')
+        : line.trimEnd(),
+    )
+    .join('\n')
+}

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -42,6 +43,17 @@ export const RESULTS = {
 export async function writeResults(report: CompatReport, files = RESULTS): Promise<void> {
   const summary = summaryOf(report)
   await mkdir(dirname(files.summary), { recursive: true })
-  await writeFile(files.summary, `${JSON.stringify(summary, null, 1)}\n`)
+  await writeFile(files.summary, `${JSON.stringify(summary, null, 2)}\n`)
   await writeFile(files.readme, withTotals(await readFile(files.readme, 'utf8'), summary))
+  formatLikeTheRepository([files.summary, files.readme])
+}
+
+// The repository's `biome check .` must stay clean on what a run commits: its formatter aligns the README's tables
+// and folds short JSON arrays, so both files are written the way it would write them.
+function formatLikeTheRepository(paths: readonly string[]): void {
+  const run = spawnSync('pnpm', ['exec', 'biome', 'format', '--write', ...paths], { encoding: 'utf8' })
+  if (run.status !== 0)
+    throw new Error(
+      `compat: biome could not format ${paths.join(', ')} (fix: run \`pnpm install\` at the repository root): ${run.stderr || run.error?.message}`,
+    )
 }

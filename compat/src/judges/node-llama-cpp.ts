@@ -29,7 +29,14 @@ let llama: Promise<Llama> | undefined
 // The prebuilt CPU binary that comes as the npm optional dependency @node-llama-cpp/linux-x64: never a build, never a
 // download, never a GPU probe.
 const loadLlama = () =>
-  (llama ??= getLlama({ gpu: false, build: 'never', progressLogs: false, logLevel: LlamaLogLevel.error }))
+  (llama ??= getLlama({
+    gpu: false,
+    build: 'never',
+    progressLogs: false,
+    logLevel: LlamaLogLevel.error,
+    // A grammar llama.cpp's parser rejects comes back as an exception (the verdict); its log line would only repeat it.
+    logger: () => {},
+  }))
 
 const shown = (value: unknown): string => {
   const text = JSON.stringify(value)
