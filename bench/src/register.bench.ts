@@ -16,6 +16,7 @@ function registerInto(
   overlay: OverlayConfig | undefined,
   definitions: readonly ToolDefinition[],
   runtimes: number,
+  listed: boolean,
 ): Side {
   return {
     label,
@@ -26,8 +27,11 @@ function registerInto(
       const disposers: (() => void)[] = []
       return {
         run() {
-          for (const app of apps)
+          for (const app of apps) {
             for (const definition of definitions) disposers.push(app.tools.register(definition))
+            // What a session does next: list the tools (the overlay judges each at its first read).
+            if (listed) (app.tools as unknown as { schemas(): unknown[] }).schemas()
+          }
         },
         async dispose() {
           for (const dispose of disposers) dispose()
@@ -39,8 +43,8 @@ function registerInto(
   }
 }
 
-/** The profile variant: every tool is registered with its deepseek wire schema, projected at register time. */
-const DEEPSEEK: OverlayConfig = { profile: 'deepseek' }
+/** The configured-route variant: the deepseek wire schemas, sent where DSH assembles each request. */
+const DEEPSEEK: OverlayConfig = { route: 'deepseek' }
 
 /**
  * Fails before any timing if the hardened runtime does not reject a bare property table: we would time nothing. The
@@ -60,8 +64,8 @@ async function assertOverlayGuards(overlay: OverlayConfig): Promise<void> {
   )
 }
 
-/** Fails before any timing if the profile variant does not project its tools where DSH assembles a request. */
-async function assertProfileBinds(): Promise<void> {
+/** Fails before any timing if the route variant does not project its tools where DSH assembles a request. */
+async function assertRouteBinds(): Promise<void> {
   const app = await createToolRuntime({ hardened: true, overlay: DEEPSEEK })
   const probe = {
     ...generateTools(1)[0]!,
@@ -78,7 +82,7 @@ async function assertProfileBinds(): Promise<void> {
   dispose()
   if (payload?.type !== 'string') {
     throw new Error(
-      'register.bench: with profile deepseek an any-JSON slot was not projected to JSON text; the profile is not applied',
+      'register.bench: with route deepseek an any-JSON slot was not projected to JSON text; the route is not applied',
     )
   }
 }
@@ -90,14 +94,14 @@ function compareRegister(
   runtimes: number,
   rounds: number,
   notes: readonly string[],
+  listed = false,
 ): Comparison {
-  const subject =
-    overlay.profile === undefined ? 'overlay register()' : `overlay+${overlay.profile} register()`
+  const subject = overlay.route === undefined ? 'overlay register()' : `overlay+${overlay.route} register()`
   return {
     name,
     opsPerSample: definitions.length * runtimes,
-    peer: registerInto('stock register()', undefined, definitions, runtimes),
-    subject: registerInto(subject, overlay, definitions, runtimes),
+    peer: registerInto('stock register()', undefined, definitions, runtimes, listed),
+    subject: registerInto(subject, overlay, definitions, runtimes, listed),
     warmup: Math.max(5, Math.round(rounds / 10)),
     rounds,
     notes,
@@ -109,12 +113,13 @@ export const LARGE_TOOL_COUNT = 4000
 
 /**
  * What `HardenOverlay` adds to DSH's `ToolRuntime.register()`, per registered tool: root contract only (the default
- * configuration), then with `profile: 'deepseek'` (also projection and contract binding at register time).
+ * configuration), then with `route: 'deepseek'`. A tool is judged when first read or asked about, so a sample that
+ * registers and disposes without reading times the registration alone; the first read's cost is the `assembly` bench.
  */
 export async function registerComparisons(): Promise<Comparison[]> {
   await assertOverlayGuards({})
   await assertOverlayGuards(DEEPSEEK)
-  await assertProfileBinds()
+  await assertRouteBinds()
   const firstParty = await collectFirstPartyTools()
   const firstPartyNotes = [
     ...firstParty.loaded.map((line) => `loaded ${line}`),
@@ -138,6 +143,19 @@ export async function registerComparisons(): Promise<Comparison[]> {
       firstPartyNotes,
     ),
     compareRegister(`generated tools (${GENERATED_TOOL_COUNT})`, overlay, generated, 1, 40, generatedNotes),
+    // The same, then one listing: where the judgement the registration left for later is paid.
+    compareRegister(
+      `generated tools (${GENERATED_TOOL_COUNT}), then listed once`,
+      overlay,
+      generated,
+      1,
+      40,
+      [
+        ...generatedNotes,
+        'each sample ends with one `schemas()` call on each runtime, inside the timed section',
+      ],
+      true,
+    ),
   ])
   // The same kind of tools at the size of several connected MCP servers: register() must stay linear in K. Last,
   // because every schema compiled at register stays in the process-wide validator cache, and a larger heap makes the

@@ -1,110 +1,45 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { PROFILE_IDS, type ProfileId } from '@dsh-harden/tools'
-import { installAdmission } from './admission.ts'
-import { installDeclaredCalls } from './declared-calls.ts'
-import { dshRegistryOf, rawTools, unsupportedShapeNotice } from './dsh-registry.ts'
-import { notProjectedOnce, stderrAndLogger, withheldOnRouteNotice } from './notices.ts'
-import { installForwardingMethod, installOwnMethod } from './own-method.ts'
-import { installReadGuard } from './read-guard.ts'
-import {
-  admittingRegister,
-  guardRegister,
-  type OverlayMode,
-  type RegisteredTool,
-  type RegisterMethod,
-  type RegistrationGuardOptions,
-} from './registration.ts'
+import { readConfig } from './config.ts'
+import { installAdmission } from './dsh/instance-state.ts'
+import { stderrAndLogger } from './dsh/notice-sink.ts'
+import { installForwardingMethod } from './dsh/own-method.ts'
+import { installReadGuard } from './dsh/read-guard.ts'
+import { dshRegistryOf, rawTools, unsupportedShapeNotice } from './dsh/registry.ts'
+import type { RegisterMethod } from './dsh/tool-definition.ts'
+import { verdictLedgerOf } from './dsh/verdicts.ts'
+import { notProjectedOnce, withheldOnRouteNotice } from './gate/notices.ts'
+import { registerDoor } from './gate/register-door.ts'
+import { ToolGate } from './gate/tool-gate.ts'
+import { installDeclaredCalls } from './route/declared-calls.ts'
+import { installRenamedLookup } from './route/renamed-lookup.ts'
 import { RouteProjection, type ToolsInScope } from './route-projection.ts'
-import { ToolGate } from './tool-gate.ts'
-import { verdictLedgerOf } from './verdicts.ts'
-
-/** Configuration of the overlay plugin, as written in a DSH profile. */
-export interface OverlayConfig {
-  /** `refuse` (default), `repair` or `throw`: what happens to a tool that fails the root contract. */
-  readonly mode?: OverlayMode | undefined
-  /**
-   * The model route whose wire schemas to send, with arguments read back for it. Unset: the route each request
-   * actually uses, detected per agent (see `route-projection.ts`).
-   */
-  readonly profile?: ProfileId | undefined
-  /** Reject calls whose arguments do not match the declared schema, for every tool. */
-  readonly validateArguments?: boolean | undefined
-}
-
-interface OverlaySettings {
-  readonly mode: OverlayMode
-  readonly profile: ProfileId | undefined
-  readonly validateArguments: boolean
-}
-
-// `collect` is for callers that take each verdict through `onVerdict` (`dsh-harden lint`); a profile row has no such
-// callback, so there it would only be `refuse` under another name.
-const MODES: readonly OverlayMode[] = ['refuse', 'repair', 'throw']
-
-function configError(message: string): Error {
-  return new Error(`dsh-harden overlay config: ${message}; fix the dsh-harden row in cordis.patch.yml`)
-}
-
-function oneOf<T extends string>(key: string, value: unknown, allowed: readonly T[]): T | undefined {
-  if (value === undefined || allowed.includes(value as T)) return value as T | undefined
-  throw configError(`${key} ${JSON.stringify(value)} is not one of ${allowed.join(', ')}`)
-}
-
-function readConfig(config: unknown): OverlaySettings {
-  const given = (config ?? {}) as OverlayConfig
-  const validateArguments = given.validateArguments ?? false
-  if (typeof validateArguments !== 'boolean') {
-    throw configError(`validateArguments must be true or false, got ${JSON.stringify(validateArguments)}`)
-  }
-  const mode = oneOf('mode', given.mode, MODES) ?? 'refuse'
-  return { mode, profile: oneOf('profile', given.profile, PROFILE_IDS), validateArguments }
-}
 
 /**
- * Installs the guard as an own `register` on the live `tools` instance and restores the previous state on dispose.
- * It sees registrations made after it; `HardenOverlay` also sweeps the ones made before (see the README).
+ * The cordis plugin: a DSH profile row (`name: "@dsh-harden/overlay"`) or `ctx.plugin(HardenOverlay, config)`. It
+ * wires the pipeline on the live `tools` instance: the register door and the gate (`gate/`), the read guard over DSH's
+ * registry (`dsh/`), and the route: the wire schemas where DSH assembles a request and the calls read back
+ * (`route/`).
  */
-export function installOnToolsService(
-  ctx: Context,
-  options: RegistrationGuardOptions,
-  onAccepted?: (definition: RegisteredTool) => void,
-): () => void {
-  // A wrapper installed later (a tool package's definition-transform stage) keeps calling this one, so it must
-  // turn into a pass-through rather than unhook itself.
-  return installOwnMethod<'register', RegisterMethod>(rawTools(ctx), 'register', (previous) =>
-    guardRegister(previous, options, onAccepted),
-  )
-}
-
-/** The cordis plugin: a DSH profile row (`name: "@dsh-harden/overlay"`) or `ctx.plugin(HardenOverlay, config)`. */
-type GetMethod = (this: unknown, name: string, scope?: unknown) => unknown
-
 export const HardenOverlay = {
   name: 'dsh-harden-overlay',
   inject: ['tools'],
-  apply(ctx: Context, config?: OverlayConfig): void {
-    const settings = readConfig(config)
+  apply(ctx: Context, config?: unknown): void {
     const notify = stderrAndLogger(ctx)
-    const notProjected = notProjectedOnce(notify)
-    // One wire path: a configured profile and a found route are applied by the same projection, renames and reading.
-    const routes = new RouteProjection(notProjected, settings.profile, (tool, profile, reason) =>
+    const settings = readConfig(config, notify)
+    // One wire path: a configured route and a found one are applied by the same projection, renames and reading.
+    const routes = new RouteProjection(notProjectedOnce(notify), settings.route, (tool, profile, reason) =>
       notify(withheldOnRouteNotice(tool, profile, reason)),
     )
     const tools = rawTools(ctx)
     const registry = dshRegistryOf(tools)
     if (registry === undefined) unsupportedShapeNotice(tools, notify)
-    const gate = new ToolGate(
-      tools,
-      { mode: settings.mode, routed: routes },
-      notify,
-      verdictLedgerOf(tools),
-      registry !== undefined,
-    )
+    const ledger = verdictLedgerOf(tools)
+    const gate = new ToolGate(tools, { mode: settings.mode }, routes, notify, ledger, registry)
     ctx.effect(
       () =>
-        // Installed without a forwarding hop: the guard sits on the stack of every registration.
+        // Installed without a forwarding hop: the door sits on the stack of every registration.
         installForwardingMethod<'register', RegisterMethod>(tools, 'register', (previous, stillInstalled) =>
-          admittingRegister(previous, gate.atRegister, { on: tools, stillInstalled }),
+          registerDoor(previous, gate.atRegister, { on: tools, stillInstalled }),
         ),
       'dsh-harden: guard tools.register()',
     )
@@ -118,7 +53,9 @@ export const HardenOverlay = {
           throw error
         }
         const uninstallAdmission = installAdmission(tools, gate.atRebuild)
+        const unsettle = ledger.settleWith(gate.settle)
         return () => {
+          unsettle()
           uninstallAdmission()
           uninstall()
         }
@@ -132,20 +69,7 @@ export const HardenOverlay = {
           (scope) => registry.visible(scope)
     ctx.effect(() => routes.install(ctx, resolve), 'dsh-harden: project for the route in use')
     ctx.effect(
-      () =>
-        // Readers that look a tool up by the name the model called (the Web UI's presenters, from the transcript's
-        // `tool/call`) find it under the name it was registered with.
-        installOwnMethod<'get', GetMethod>(
-          tools as unknown as { get: GetMethod },
-          'get',
-          (previous) =>
-            function (this: unknown, name: string, scope?: unknown) {
-              const found = previous.call(this, name, scope)
-              if (found !== undefined || typeof name !== 'string') return found
-              const registered = routes.registeredName(name, scope)
-              return registered === undefined ? found : previous.call(this, registered, scope)
-            },
-        ),
+      () => installRenamedLookup(tools, routes.registeredName),
       'dsh-harden: resolve the tool names a route renamed',
     )
     ctx.effect(() => {

@@ -53,9 +53,9 @@ const CLAUDE: Agent = { options: { provider: 'anthropic', model: 'claude-sonnet-
 
 const CONFIGS: readonly (OverlayConfig | undefined)[] = [
   undefined,
-  { profile: 'anthropic' },
+  { route: 'anthropic' },
   { mode: 'repair' },
-  { profile: 'openai-strict', validateArguments: true },
+  { route: 'openai-strict', validateArguments: true },
 ]
 
 function execute(app: Context & Runtime, name: string, args: unknown, agent?: Agent) {
@@ -121,7 +121,7 @@ describe('the registered definition is what DSH holds', () => {
 })
 
 describe('calls reach DSH in the declared terms', () => {
-  for (const config of [undefined, { profile: 'anthropic' }] as const)
+  for (const config of [undefined, { route: 'anthropic' }] as const)
     it(`a renamed tool's call is seen by pre-execute, the body and fs-search's identity check under its declared name (${config === undefined ? 'route found' : 'profile configured'})`, async () => {
       const { app, received, search } = await renamingSession(config)
       const seen = recordPreExecute(app)
@@ -168,7 +168,7 @@ describe('calls reach DSH in the declared terms', () => {
 
   it('executionMode classifies the call as declared (isConcurrencySafe sees the read-back arguments)', async () => {
     const app = (await dshRuntime()) as Context & Runtime
-    await app.plugin(HardenOverlay, { profile: 'openai-strict' })
+    await app.plugin(HardenOverlay, { route: 'openai-strict' })
     const seen: unknown[] = []
     const note = tool('maybe.note', { type: 'object', properties: { note: { type: 'string' } } })
     note.isConcurrencySafe = (args: unknown) => {
@@ -191,7 +191,7 @@ describe('calls reach DSH in the declared terms', () => {
 
   it('reads a call back once when the agent loop classifies it and then runs it (the same input object)', async () => {
     const app = (await dshRuntime()) as Context & Runtime
-    await app.plugin(HardenOverlay, { profile: 'openai-strict' })
+    await app.plugin(HardenOverlay, { route: 'openai-strict' })
     await app.plugin(
       toolPlugin(
         'third-party',
@@ -218,7 +218,7 @@ describe('calls reach DSH in the declared terms', () => {
 
   it('validateArguments refuses a call as a failing tool body does, with ToolArgsError naming tool and pointer', async () => {
     const app = (await dshRuntime()) as Context & Runtime
-    await app.plugin(HardenOverlay, { profile: 'deepseek', validateArguments: true })
+    await app.plugin(HardenOverlay, { route: 'deepseek', validateArguments: true })
     let ran = false
     const echo = tool('echo', VALID)
     echo.execute = async () => {
@@ -250,7 +250,7 @@ describe('calls reach DSH in the declared terms', () => {
 describe('a call the overlay cannot read back is refused where the body would run', () => {
   it('gemini: a renamed key beside its declared key gets ToolArgsError naming both, and the body never runs', async () => {
     const app = (await dshRuntime()) as Context & Runtime
-    await app.plugin(HardenOverlay, { profile: 'gemini' })
+    await app.plugin(HardenOverlay, { route: 'gemini' })
     let ran = false
     const filter = tool('filter', { type: 'object', properties: { 'a-b': { type: 'string' } } })
     filter.execute = async () => {
@@ -296,7 +296,7 @@ describe('one wire path: a configured profile and a found route send and read al
           }),
           async (tools) => {
             const sessions = await Promise.all(
-              [undefined, { profile }].map(async (config) => {
+              [undefined, { route: profile }].map(async (config) => {
                 const app = (await dshRuntime()) as Context & Runtime
                 await app.plugin(HardenOverlay, config)
                 await app.plugin(
@@ -355,7 +355,7 @@ describe('a tool a route cannot be sent within the byte budget', () => {
     const stderr = captureStderr()
     try {
       const app = (await dshRuntime()) as Context & Runtime
-      await app.plugin(HardenOverlay, { profile: 'dsh-subset' })
+      await app.plugin(HardenOverlay, { route: 'dsh-subset' })
       await app.plugin(toolPlugin('third-party', tool('nested', doubling(24)), tool('echo', VALID)))
       for (let i = 0; i < 2; i++)
         expect((await app.systemPrompt.assemble({})).tools.map((schema) => schema.name)).toEqual(['echo'])
@@ -372,7 +372,7 @@ describe('a tool a route cannot be sent within the byte budget', () => {
 
   it('goes out as declared on a route that takes $ref', async () => {
     const app = (await dshRuntime()) as Context & Runtime
-    await app.plugin(HardenOverlay, { profile: 'deepseek' })
+    await app.plugin(HardenOverlay, { route: 'deepseek' })
     const declared = doubling(24)
     await app.plugin(toolPlugin('third-party', tool('nested', declared)))
     expect((await app.systemPrompt.assemble({})).tools[0]?.parameters).toEqual(declared)

@@ -67,9 +67,9 @@ describe('definition transforms (the extension point tool packages use)', () => 
     it(`runs once, before the overlay's contract and projection, with the ${order}`, async () => {
       const app = await dshRuntime()
       const seen: unknown[] = []
-      if (order === 'overlay first') await app.plugin(HardenOverlay, { profile: 'gemini' })
+      if (order === 'overlay first') await app.plugin(HardenOverlay, { route: 'gemini' })
       await app.plugin(transformPlugin(widening(seen)))
-      if (order === 'transform first') await app.plugin(HardenOverlay, { profile: 'gemini' })
+      if (order === 'transform first') await app.plugin(HardenOverlay, { route: 'gemini' })
       await app.plugin(toolPlugin('good', tool('echo', VALID), tool('other', VALID)))
       // A changed definition is marked, so the second registration path does not transform it again.
       expect(seen.filter((d) => (d as { name: string }).name === 'echo')).toHaveLength(1)
@@ -171,10 +171,10 @@ describe('definition transforms (the extension point tool packages use)', () => 
       it(`gets the transform at once, told its plugin, and is restored exactly on dispose (${overlay})`, async () => {
         const app = await dshRuntime()
         await app.plugin(SourceRecorder)
-        if (overlay === 'overlay first') await app.plugin(HardenOverlay, { profile: 'gemini' })
+        if (overlay === 'overlay first') await app.plugin(HardenOverlay, { route: 'gemini' })
         const echo = tool('echo', VALID)
         await app.plugin(toolPlugin('good', echo, tool('other', VALID)))
-        if (overlay === 'overlay last') await app.plugin(HardenOverlay, { profile: 'gemini' })
+        if (overlay === 'overlay last') await app.plugin(HardenOverlay, { route: 'gemini' })
         const seen: [string, Registration][] = []
         const added = app.plugin(transformPlugin(fromGood(seen)))
         await added
@@ -267,7 +267,7 @@ describe('definition transforms (the extension point tool packages use)', () => 
     for (const order of ['overlay first', 'overlay last'] as const) {
       it(`a transform added after the tool was bound rebinds it once, to the new schema (${order})`, async () => {
         const app = await dshRuntime()
-        const config = { profile: 'deepseek', validateArguments: true } as const
+        const config = { route: 'deepseek', validateArguments: true } as const
         if (order === 'overlay first') await app.plugin(HardenOverlay, config)
         const received: unknown[] = []
         const echo = tool('echo', CLOSED)
@@ -287,7 +287,7 @@ describe('definition transforms (the extension point tool packages use)', () => 
 
     it('an overlay restarted over tools an earlier one bound (a config reload) binds each once, from what was registered', async () => {
       const app = await dshRuntime()
-      const config = { profile: 'gemini', validateArguments: true } as const
+      const config = { route: 'gemini', validateArguments: true } as const
       const first = app.plugin(HardenOverlay, config)
       await first
       await app.plugin(transformPlugin(withNote))

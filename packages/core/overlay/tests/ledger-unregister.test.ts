@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { rawTools } from '../src/dsh-registry.ts'
+import { rawTools } from '../src/dsh/registry.ts'
+import { verdictLedgerOf } from '../src/dsh/verdicts.ts'
 import { HardenOverlay } from '../src/index.ts'
-import { verdictLedgerOf } from '../src/verdicts.ts'
 import { BARE_TABLE, besideDshTools, dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
 
 interface ScopeModule {

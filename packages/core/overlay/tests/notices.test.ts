@@ -14,7 +14,7 @@ import {
   refusalNotice,
   repairNotice,
   validatorProblemNotice,
-} from '../src/notices.ts'
+} from '../src/gate/notices.ts'
 
 /**
  * A refusal notice speaks to two readers: the user learns what to do now (repair, remove, report), the plugin's
@@ -81,7 +81,9 @@ describe('the author’s lint command', () => {
     mkdirSync(join(root, 'packages'), { recursive: true })
     symlinkSync(join(import.meta.dirname, '..', '..', '..', 'cli'), join(root, 'packages', 'cli'))
     symlinkSync(join(import.meta.dirname, '..', '..', '..', '..', 'node_modules'), join(root, 'node_modules'))
-    const command = checkoutLintCommand(pathToFileURL(join(root, 'packages/core/overlay/src/notices.ts')))!
+    const command = checkoutLintCommand(
+      pathToFileURL(join(root, 'packages/core/overlay/src/gate/notices.ts')),
+    )!
     expect(command).toContain("'\\''")
     expect(paste(command, pluginFolder())).toContain('1 tool, all ok')
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { installForwardingMethod, installOwnMethod } from '../src/own-method.ts'
+import { installForwardingMethod, installOwnMethod } from '../src/dsh/own-method.ts'
 
 class Service {
   calls: string[] = []

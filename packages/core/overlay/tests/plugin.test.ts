@@ -77,9 +77,9 @@ describe('HardenOverlay on a live DSH tools service', () => {
     const lines = captureStderr()
     await app.plugin(HardenOverlay, { mode: 'repair' })
     await app.plugin(toolPlugin('p', tool('t', { type: ['object', 'null'] }), tool('ok', VALID)))
-    lines.restore()
     expect(app.tools.get('t')).toBeUndefined()
     expect(app.tools.get('ok')).toBeDefined()
+    lines.restore()
     expect(lines.text()).toMatch(/tool "t" from plugin "p" is withheld/)
   })
 

@@ -101,7 +101,7 @@ describe('the overlay while Object.prototype carries enumerable keys', () => {
 
   it('sends the declared schema with a configured profile too, and says why once', async () => {
     const stock = await session(false)
-    const hardened = await session(true, { profile: 'deepseek' })
+    const hardened = await session(true, { route: 'deepseek' })
     const stderr = captureStderr()
     try {
       pollute()

@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
-import { packageOfSpecifier } from '../src/plugin-package.ts'
-import { type Registration, registrationOf } from '../src/registrant.ts'
+import { packageOfSpecifier } from '../src/dsh/plugin-package.ts'
+import { type Registration, registrationOf } from '../src/dsh/registrant.ts'
 import { dshRuntime } from './fixtures.ts'
 
 interface Seen {

@@ -96,7 +96,7 @@ describe('mode: repair serves what the MCP boundary serves', () => {
   // DSH's own argument check reads its keyword subset (no `anyOf`, no `if`), as for every keyword outside it;
   // `validateArguments` checks the whole declared meaning on a known route.
   it('with validateArguments, the repaired root union still enforces its alternatives: a call matching no branch never runs the tool', async () => {
-    const app = await session({ mode: 'repair', validateArguments: true, profile: 'deepseek' })
+    const app = await session({ mode: 'repair', validateArguments: true, route: 'deepseek' })
     expect((await call(app, 'root_union', { text: 'b' })).isError).not.toBe(true)
     const result = await call(app, 'root_union', { id: 1 })
     expect(result.isError).toBe(true)
@@ -107,9 +107,9 @@ describe('mode: repair serves what the MCP boundary serves', () => {
 describe('the default mode withholds them and offers mode: repair', () => {
   it('each tool is withheld, and its notice says what mode: repair would serve', async () => {
     const app = await session()
+    for (const { name } of SHAPES) expect(app.tools.get(name)).toBeUndefined()
     const lines = stderr?.text().trim().split('\n') ?? []
     for (const { name } of SHAPES) {
-      expect(app.tools.get(name)).toBeUndefined()
       const notice = lines.find((line) => line.includes(`tool "${name}" from plugin "acme" is withheld`))
       expect(notice, name).toContain('or set `mode: repair` in the dsh-harden row to serve the tool ')
     }

@@ -1,8 +1,8 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { JsonObject } from '@dsh-harden/tools'
 import { describe, expect, it } from 'vitest'
+import { verdictLedgerOf } from '../src/dsh/verdicts.ts'
 import { HardenOverlay, installOnToolsService } from '../src/index.ts'
-import { verdictLedgerOf } from '../src/verdicts.ts'
 import { captureStderr, dshRuntime, tool, toolPlugin, VALID } from './fixtures.ts'
 
 /**
@@ -80,7 +80,7 @@ async function mount(schema: JsonObject, good?: unknown) {
   }
   const stderr = captureStderr()
   try {
-    await app.plugin(HardenOverlay, { profile: 'deepseek', validateArguments: true })
+    await app.plugin(HardenOverlay, { route: 'deepseek', validateArguments: true })
     await app.plugin(toolPlugin('third-party', definition))
     if (good !== undefined) await call(app, 'deep_tool', good)
   } finally {

@@ -1,7 +1,7 @@
 import { JsonSchemaError, type SchemaViolation } from '@dsh-harden/tools'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ToolVerdict } from '../src/verdicts.ts'
+import type { ToolVerdict } from '../src/dsh/verdicts.ts'
 import { contractRow, contractsView, VERDICT_KINDS, VIEW_LIMITS } from '../src/web/index.ts'
 
 /** The panel's projection of the verdict ledger: every verdict counted, important rows first, bounded, no schema. */

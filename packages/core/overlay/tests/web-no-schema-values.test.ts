@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { rawTools } from '../src/dsh-registry.ts'
+import { rawTools } from '../src/dsh/registry.ts'
+import { verdictLedgerOf } from '../src/dsh/verdicts.ts'
 import { HardenOverlay } from '../src/index.ts'
-import { verdictLedgerOf } from '../src/verdicts.ts'
 import { contractsView } from '../src/web/index.ts'
 import { captureStderr, dshRuntime, tool, toolPlugin } from './fixtures.ts'
 

@@ -2,8 +2,8 @@ import { Context } from '@deepseek-ai/cordis'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
 import { afterEach, describe, expect, it } from 'vitest'
+import { verdictLedgerOf } from '../src/dsh/verdicts.ts'
 import { HardenOverlay } from '../src/index.ts'
-import { verdictLedgerOf } from '../src/verdicts.ts'
 import { BARE_TABLE, besideDshTools, captureStderr, tool, toolPlugin, VALID } from './fixtures.ts'
 
 /**
@@ -173,13 +173,14 @@ describe('except that DSH keeps working where it would throw on a name it does n
     it(`the user is told once, and the verdict is recorded for the Web UI (${order})`, async () => {
       stderr = captureStderr()
       const { app } = await session(order)
+      // Read as the Web UI reads it: a tool registered after the overlay started is judged then at the latest.
+      const raw = (app as unknown as { tools: Record<symbol, object> }).tools[Symbol.for('cordis.original')]!
+      const verdicts = verdictLedgerOf(raw).snapshot().verdicts
       const lines = stderr.text().trim().split('\n')
       expect(lines).toHaveLength(1)
       expect(lines[0]).toMatch(
         /tool "vision" .*is withheld: .*names that mention it \(toolOrder, a subagent's/,
       )
-      const raw = (app as unknown as { tools: Record<symbol, object> }).tools[Symbol.for('cordis.original')]!
-      const verdicts = verdictLedgerOf(raw).snapshot().verdicts
       expect(verdicts.map((v) => [v.identity.tool, v.kind, v.early])).toEqual([
         ['vision', 'withheld', order === 'overlay last'],
         ['echo', 'accepted', order === 'overlay last'],

@@ -1,5 +1,5 @@
 import { isRepairable, type SchemaViolation, type ValidatorProblem } from '@dsh-harden/tools'
-import type { ToolVerdict } from '../verdicts.ts'
+import type { ToolVerdict } from '../dsh/verdicts.ts'
 import {
   type ContractFinding,
   type ContractRow,

@@ -1,6 +1,6 @@
 import * as ToolContractsWeb from './plugin.ts'
 
-export { packageOfSpecifier } from '../plugin-package.ts'
+export { packageOfSpecifier } from '../dsh/plugin-package.ts'
 export {
   type ContractsHandler,
   type ContractsResult,

@@ -1,4 +1,4 @@
-import { packageOfSpecifier } from '../plugin-package.ts'
+import { packageOfSpecifier } from '../dsh/plugin-package.ts'
 
 /**
  * The slice of rc.8's `ctx.loader` (`@deepseek-ai/cordis-plugin-loader`, `Loader.entries()`) this module reads: each

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { Context } from '@deepseek-ai/cordis'
 import {
   isRepairable,
   type JsonSchemaError,
@@ -8,9 +7,7 @@ import {
   type ToolIdentity,
   type ValidatorProblem,
 } from '@dsh-harden/tools'
-
-/** Where the overlay tells the user about a refused or repaired tool. */
-export type NoticeSink = (line: string) => void
+import type { NoticeSink } from '../dsh/notice-sink.ts'
 
 /**
  * Whether `@dsh-harden/cli` is on the npm registry. It is not yet (`npm view @dsh-harden/cli` answers E404), so no
@@ -29,12 +26,12 @@ function shellWord(word: string): string {
 
 /**
  * The lint command of the dsh-harden checkout this module runs from, if it does (`<checkout>/packages/core/overlay/
- * {src,dist}/notices.*`, next to `packages/cli`): that CLI on the checkout's own Node 22 (the `node` package its
+ * {src,dist}/gate/notices.*`, next to `packages/cli`): that CLI on the checkout's own Node 22 (the `node` package its
  * install puts in `node_modules`), with absolute paths, so it runs as printed from any folder. An installed copy
  * (under a DSH profile's `node_modules`) has no checkout beside it.
  */
 export function checkoutLintCommand(moduleUrl: string | URL = import.meta.url): string | undefined {
-  const root = new URL('../../../../', moduleUrl)
+  const root = new URL('../../../../../', moduleUrl)
   const bin = fileURLToPath(new URL('packages/cli/bin/dsh-harden.js', root))
   try {
     const manifest = JSON.parse(
@@ -157,21 +154,4 @@ export function validatorProblemNotice(
     `parameters: ${problem.construct} (${problem.detail}). Its arguments are checked by ${problem.fallback} instead. ` +
     `For the plugin's author: change that construct so ajv compiles it, ${lintAdvice()}`
   )
-}
-
-/** Where a caller without a notice channel (a bare `guardRegister`) still sees each notice: stderr. */
-export function stderrOnly(line: string): void {
-  process.stderr.write(`${line}\n`)
-}
-
-/**
- * Writes each notice to stderr, where a headless run shows it (DSH's `ctx.logger` output only goes to cordis'
- * in-memory buffer unless something exports it), and to the `dsh-harden` logger for any exporter a host adds.
- */
-export function stderrAndLogger(ctx: Context): NoticeSink {
-  const logger = ctx.logger('dsh-harden')
-  return (line) => {
-    process.stderr.write(`${line}\n`)
-    logger.warn(line)
-  }
 }

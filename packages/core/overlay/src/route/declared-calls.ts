@@ -1,6 +1,6 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { ConflictingKeysError, type ProfileId, ToolArgsError, type ToolContract } from '@dsh-harden/tools'
-import { installOwnMethod } from './own-method.ts'
+import { installOwnMethod } from '../dsh/own-method.ts'
 
 /** What the door needs to read a call the model wrote for its route back into the declared tool's terms. */
 export interface CallReading {

@@ -1,10 +1,15 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { toolsOfReceiver } from './dsh-registry.ts'
-import { stateOf } from './instance-state.ts'
-import { pendingOrigin, recordedOrigin, recordOrigin } from './origins.ts'
+import {
+  pendingOrigin,
+  recordedOrigin,
+  recordOrigin,
+  startRecording,
+  stopRecording,
+} from './instance-state.ts'
 import { installOwnMethod } from './own-method.ts'
 import { registrationOf } from './registrant.ts'
-import type { RegisteredTool, RegisterMethod } from './registration.ts'
+import { toolsOfReceiver } from './registry.ts'
+import type { RegisteredTool, RegisterMethod } from './tool-definition.ts'
 
 /** The plugin that registered `definition`, if the recorder (or another `register` wrapper) saw the registration. */
 export function recordedSource(tools: object, definition: RegisteredTool): string | undefined {
@@ -16,9 +21,7 @@ export function recordedSource(tools: object, definition: RegisteredTool): strin
  * recorded stays readable after it: the overlay may start after the recorder row is gone.
  */
 function installRecorder(tools: { register: RegisterMethod }): () => void {
-  const state = stateOf(tools)
-  if (state.recording) return () => {}
-  state.recording = true
+  if (!startRecording(tools)) return () => {}
   const uninstall = installOwnMethod<'register', RegisterMethod>(
     tools,
     'register',
@@ -36,7 +39,7 @@ function installRecorder(tools: { register: RegisterMethod }): () => void {
   )
   return () => {
     uninstall()
-    state.recording = false
+    stopRecording(tools)
   }
 }
 

@@ -1,5 +1,5 @@
-import { type DshRegistry, RUN_CODE_NAME, type ToolView } from './dsh-registry.ts'
-import type { RegisteredTool } from './registration.ts'
+import { type DshRegistry, RUN_CODE_NAME, type ToolView } from './registry.ts'
+import type { RegisteredTool } from './tool-definition.ts'
 
 /** What a tool looks like to every reader: the definition to show (itself, or its repaired form), or `undefined`. */
 export type ToolFilter = (definition: RegisteredTool) => RegisteredTool | undefined

@@ -1,8 +1,7 @@
 import type { JsonSchemaError, RepairReport, ToolIdentity, ValidatorProblem } from '@dsh-harden/tools'
-import { dshRegistryOf } from './dsh-registry.ts'
-import { stateOf } from './instance-state.ts'
-import { originOf } from './origins.ts'
-import { toolNameOf } from './registration.ts'
+import { ledgerOf, originOf } from './instance-state.ts'
+import { dshRegistryOf } from './registry.ts'
+import { toolNameOf } from './tool-definition.ts'
 
 /**
  * What the overlay decided about one tool, in the structured form every observer reads: the stderr notices, the
@@ -54,6 +53,8 @@ export class VerdictLedger {
   private readonly latest = new Map<string, ToolVerdict>()
   private readonly listeners = new Set<VerdictListener>()
   private readonly registered: RegisteredKeys | undefined
+  /** Judges what the running overlay has not judged yet, before a read (see `settleWith`). */
+  private settle: (() => void) | undefined = undefined
   private forgotten = 0
   private changes = 0
 
@@ -67,6 +68,7 @@ export class VerdictLedger {
 
   /** Changes with every verdict recorded and every drop: what a reader's cached view is current for. */
   get revision(): number {
+    this.settle?.()
     this.dropUnregistered()
     return this.changes
   }
@@ -89,6 +91,7 @@ export class VerdictLedger {
 
   /** Every verdict of a registered tool, oldest first, and how many older ones the capacity dropped. */
   snapshot(): { readonly verdicts: readonly ToolVerdict[]; readonly forgotten: number } {
+    this.settle?.()
     this.dropUnregistered()
     return { verdicts: [...this.latest.values()], forgotten: this.forgotten }
   }
@@ -97,6 +100,17 @@ export class VerdictLedger {
   subscribe(listener: VerdictListener): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
+  }
+
+  /**
+   * Has `settle` run before every read of the verdicts, while the overlay that judges tools lazily runs; returns the
+   * remover. A reader then sees a verdict for every registered tool, judged or not when it asked.
+   */
+  settleWith(settle: () => void): () => void {
+    this.settle = settle
+    return () => {
+      if (this.settle === settle) this.settle = undefined
+    }
   }
 
   private dropUnregistered(): void {
@@ -124,7 +138,5 @@ function registeredKeysOf(tools: object): RegisteredKeys | undefined {
 
 /** The ledger of a tools service instance (the raw instance behind cordis' proxy), created on first use. */
 export function verdictLedgerOf(tools: object): VerdictLedger {
-  const state = stateOf(tools)
-  state.ledger ??= new VerdictLedger(registeredKeysOf(tools))
-  return state.ledger
+  return ledgerOf(tools, () => new VerdictLedger(registeredKeysOf(tools)))
 }

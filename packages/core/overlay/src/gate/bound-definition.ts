@@ -52,11 +52,12 @@ function present<A extends unknown[]>(
 }
 
 /**
- * For a bare guard with a configured `profile` (the prototype installer): the definition with the wire schema for the
+ * For a bare guard with a configured route (the prototype installer): the definition with the wire schema for the
  * route and every argument consumer reading normalized arguments. The overlay plugin never copies a definition for
- * this; it reads calls back at DSH's call door (`declared-calls.ts`). One copy, built with exactly the members `definition` has: an optional member stays absent
- * rather than present-but-undefined (DSH checks some with `!== undefined`), and nothing is deleted afterwards, which
- * would leave DSH a slow dictionary-mode object to read at every assembly and call.
+ * this; it reads calls back at DSH's call door (`declared-calls.ts`). One copy, built with exactly the members
+ * `definition` has: an optional member stays absent rather than present-but-undefined (DSH checks some with
+ * `!== undefined`), and nothing is deleted afterwards, which would leave DSH a slow dictionary-mode object to read at
+ * every assembly and call.
  */
 export function bindContract<D extends ArgumentConsumers>(definition: D, binding: ContractBinding): D {
   const { contract } = binding

@@ -1,9 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { admissionOf } from './admission.ts'
-import { dshRegistryOf, rawTools, unsupportedShapeNotice } from './dsh-registry.ts'
-import { stateOf } from './instance-state.ts'
-import { stderrAndLogger } from './notices.ts'
 import {
+  addTransform,
+  admissionOf,
   closePending,
   type Origin,
   openPending,
@@ -11,39 +9,19 @@ import {
   pendingOrigin,
   recordedOrigin,
   recordOrigin,
-} from './origins.ts'
+  removeTransform,
+  setTransformStage,
+  transformStageOf,
+  transformsOf,
+} from './instance-state.ts'
+import { stderrAndLogger } from './notice-sink.ts'
 import { installOwnMethod } from './own-method.ts'
 import { type Registration, registrationOf } from './registrant.ts'
-import type { RegisteredTool, RegisterMethod } from './registration.ts'
-
-export type { Registration } from './registrant.ts'
-
-/**
- * An extension point for tool packages (`@dsh-harden/tool-bash`, `-tool-pwsh`, `-tool-fs`): change one tool's
- * definition as it registers, before the overlay's contract and projection see it. Order-independent: whether the
- * overlay or the tool package loads first, every transform runs before the contract, once per registration; a tool
- * registered before the transform was added is rebuilt in place in DSH's registry (`dsh-registry.ts`) from the
- * definition its plugin registered, through every transform, and judged once; removing a transform rebuilds each tool
- * it changed without it.
- */
-export interface DefinitionTransform {
-  /** Who added it, for diagnostics. */
-  readonly name: string
-  /**
-   * The definition to register instead, or `undefined` to leave this one as it is. `registration.source` names the
-   * plugin that registers the tool, so a transform can select DSH's own first-party tools by who registers them.
-   */
-  transform(definition: RegisteredTool, registration: Registration): RegisteredTool | undefined
-}
+import { dshRegistryOf, rawTools, unsupportedShapeNotice } from './registry.ts'
+import type { DefinitionTransform, RegisteredTool, RegisterMethod } from './tool-definition.ts'
 
 /** The `changedBy` of every origin no transform changed: one shared empty list. */
 const NO_TRANSFORMS: readonly DefinitionTransform[] = Object.freeze([])
-
-function transformsOf(tools: object, create: boolean): Set<DefinitionTransform> | undefined {
-  const state = stateOf(tools)
-  if (state.transforms === undefined && create) state.transforms = new Set()
-  return state.transforms
-}
 
 /** `registered` through `transforms` in order, with the transforms that changed it; `registered` when none did. */
 function transformed(
@@ -69,7 +47,7 @@ function forRegistration(
   given: RegisteredTool,
   registration: Registration,
 ): { readonly definition: RegisteredTool; readonly origin: Origin } {
-  const set = transformsOf(tools, false)
+  const set = transformsOf(tools)
   if (set === undefined || set.size === 0 || typeof given !== 'object' || given === null)
     return { definition: given, origin: { registered: given, registration, changedBy: NO_TRANSFORMS } }
   // A definition a transform produced, registered again as it is (read back through `get()`), is not changed twice.
@@ -136,7 +114,7 @@ export function asRegistered(
 ): { readonly definition: RegisteredTool; readonly origin: Origin } {
   const origin = recordedOrigin(tools, entry)
   if (origin === undefined) return { definition: entry, origin: originOf(tools, entry) }
-  return transformed(origin.registered, origin.registration, transformsOf(tools, false) ?? [])
+  return transformed(origin.registered, origin.registration, transformsOf(tools) ?? [])
 }
 
 /**
@@ -160,12 +138,6 @@ function rebuilt(
   return next
 }
 
-/** The shared `register` stage of one tools instance: how many transforms use it, and how to take it out. */
-export interface TransformStage {
-  count: number
-  readonly uninstall: () => void
-}
-
 /**
  * Adds a transform for the live `tools` service and makes sure registrations go through it even when the overlay is
  * not loaded: one shared `register` stage per tools instance, removed with the last transform (or, when another
@@ -174,10 +146,9 @@ export interface TransformStage {
  */
 export function addDefinitionTransform(ctx: Context, transform: DefinitionTransform): () => void {
   const tools = rawTools(ctx)
-  const set = transformsOf(tools, true) as Set<DefinitionTransform>
-  set.add(transform)
-  const state = stateOf(tools)
-  let stage = state.stage
+  addTransform(tools, transform)
+  const added = transformsOf(tools) ?? []
+  let stage = transformStageOf(tools)
   if (stage === undefined) {
     const uninstall = installOwnMethod<'register', RegisterMethod>(
       tools,
@@ -195,7 +166,7 @@ export function addDefinitionTransform(ctx: Context, transform: DefinitionTransf
         },
     )
     stage = { count: 0, uninstall }
-    state.stage = stage
+    setTransformStage(tools, stage)
   }
   const own = stage
   own.count++
@@ -203,12 +174,16 @@ export function addDefinitionTransform(ctx: Context, transform: DefinitionTransf
   const registry = dshRegistryOf(tools)
   if (registry === undefined) unsupportedShapeNotice(tools, stderrAndLogger(ctx))
   else
-    registry.rewrite((entry) => rebuilt(tools, entry, set, (_, after) => after.changedBy.includes(transform)))
+    registry.rewrite((entry) =>
+      rebuilt(tools, entry, added, (_, after) => after.changedBy.includes(transform)),
+    )
   return () => {
-    set.delete(transform)
-    registry?.rewrite((entry) => rebuilt(tools, entry, set, (before) => before.changedBy.includes(transform)))
+    removeTransform(tools, transform)
+    registry?.rewrite((entry) =>
+      rebuilt(tools, entry, transformsOf(tools) ?? [], (before) => before.changedBy.includes(transform)),
+    )
     if (--own.count > 0) return
-    state.stage = undefined
+    setTransformStage(tools, undefined)
     own.uninstall()
   }
 }

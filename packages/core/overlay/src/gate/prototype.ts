@@ -1,9 +1,5 @@
-import {
-  guardRegister,
-  type RegisteredTool,
-  type RegisterMethod,
-  type RegistrationGuardOptions,
-} from './registration.ts'
+import type { RegisteredTool, RegisterMethod } from '../dsh/tool-definition.ts'
+import { guardRegister, type RegistrationGuardOptions } from './bare-guard.ts'
 
 /** Any class with DSH's `register(definition)` on its prototype: `ToolRuntime` from `@deepseek-ai/dsh-tools`. */
 export interface ToolRuntimeClass<D extends RegisteredTool = RegisteredTool> {

@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { stateOf } from './instance-state.ts'
+import { firstShapeNotice } from './instance-state.ts'
 import { installForwardingMethod, installOwnMethod } from './own-method.ts'
-import type { RegisteredTool, RegisterMethod } from './registration.ts'
+import type { RegisteredTool, RegisterMethod } from './tool-definition.ts'
 
 /**
  * The one module that touches DSH's private tool registry. Everything here is private in DSH's TypeScript and a plain
@@ -173,9 +173,7 @@ export function dshRegistryOf(tools: object): DshRegistry | undefined {
  * because of it; every caller that needs the registry calls this when `dshRegistryOf` finds none.
  */
 export function unsupportedShapeNotice(tools: object, notify: (line: string) => void): void {
-  const state = stateOf(tools)
-  if (state.shapeNoticed) return
-  state.shapeNoticed = true
+  if (!firstShapeNotice(tools)) return
   notify(
     'dsh-harden: this DSH tool registry is not the rc.8 shape (ToolRuntime.view and layers with named tables), so ' +
       'tools registered before dsh-harden or a definition transform started are not checked or changed; later ' +

@@ -1,24 +1,31 @@
-import type { JsonSchemaError, ValidatorProblem } from '@dsh-harden/tools'
-import type { Admission } from './admission.ts'
-import { asRegistered } from './definition-transforms.ts'
-import type { DshRegistry } from './dsh-registry.ts'
-import { type NoticeSink, refusalNotice, repairNotice, validatorProblemNotice } from './notices.ts'
-import { packageOfSpecifier } from './plugin-package.ts'
-import type { Registration } from './registrant.ts'
-import {
-  type Admitted,
-  createJudge,
-  declaresCanonicalOutput,
-  type Judge,
-  type Judgement,
-  type JudgeOptions,
-  judgeTool,
-  type RegisteredTool,
-} from './registration.ts'
-import type { ToolVerdict, VerdictLedger } from './verdicts.ts'
+import type { JsonSchemaError, ToolContract, ValidatorProblem } from '@dsh-harden/tools'
+import type { Admission } from '../dsh/instance-state.ts'
+import { originOf } from '../dsh/instance-state.ts'
+import type { NoticeSink } from '../dsh/notice-sink.ts'
+import { packageOfSpecifier } from '../dsh/plugin-package.ts'
+import type { Registration } from '../dsh/registrant.ts'
+import type { DshRegistry } from '../dsh/registry.ts'
+import { declaresCanonicalOutput, type RegisteredTool } from '../dsh/tool-definition.ts'
+import { asRegistered } from '../dsh/transforms.ts'
+import type { ToolVerdict, VerdictLedger } from '../dsh/verdicts.ts'
+import { createJudge, type Judge, type Judgement, type JudgeOptions, judgeTool } from './judge.ts'
+import { refusalNotice, repairNotice, validatorProblemNotice } from './notices.ts'
+import type { Admitted } from './register-door.ts'
+
+/**
+ * Where the gate hands each accepted tool, so the route a session uses can be applied where DSH assembles the request
+ * (`route-projection.ts`) and calls are read back at DSH's call door (`route/declared-calls.ts`).
+ */
+export interface RoutedBinding {
+  /** Called once per accepted tool with the definition readers see and the contract compiled for it. */
+  readonly remember: (definition: object, contract: ToolContract) => void
+}
 
 /** Where a definition met the overlay: its registration, the start-up sweep, or a rebuild for a late transform. */
 type Path = 'register' | 'early' | 'rebuild'
+
+/** A definition registered through the gate and not judged yet: it is judged when first read or asked about. */
+const AWAITING = Symbol('awaiting judgement')
 
 function verdictOf(judgement: Judgement<unknown>, early: boolean): ToolVerdict {
   const { identity } = judgement
@@ -33,17 +40,25 @@ function verdictOf(judgement: Judgement<unknown>, early: boolean): ToolVerdict {
  * any registered tool (owned and disposed by its plugin, its name taken, known to `toolOrder` and `restrict()`), and
  * the read guard keeps it out of everything that shows or runs a tool. That is the same state whether the overlay
  * started before the tool registered or after, so load order changes nothing a user sees.
+ *
+ * Where a read guard hides withheld tools, a registration only marks its definition as awaiting: the judgement, its
+ * notice and its verdict come at the first read of the tool (a request, `get()`, a call) or of the verdicts (the
+ * ledger), whichever is first, so `register()` costs what stock's does. `throw` mode, and a registry the overlay cannot
+ * guard, judge at register, where the answer is needed.
  */
 export class ToolGate {
-  /** Each judged definition: what readers see of it, or `null` when it is withheld. */
-  private readonly shown = new WeakMap<object, RegisteredTool | null>()
+  /** Each definition the gate met: what readers see of it, `null` when it is withheld, or `AWAITING`. */
+  private readonly shown = new WeakMap<object, RegisteredTool | null | typeof AWAITING>()
+  /** Marked awaiting since the last `settle`: when none, reading the verdicts walks nothing. */
+  private awaiting = 0
   private readonly refusals: JsonSchemaError[] = []
   private readonly tools: object
-  private readonly options: JudgeOptions
+  private readonly mode: JudgeOptions['mode']
+  private readonly routes: RoutedBinding
   private readonly notify: NoticeSink
   private readonly ledger: VerdictLedger
-  /** Whether a read guard hides withheld tools; without one, a refused tool must not reach DSH's table at all. */
-  private readonly withholds: boolean
+  /** The registry whose read guard hides withheld tools; without one, a refused tool must not reach DSH's table. */
+  private readonly registry: DshRegistry | undefined
   /** One per path that reports a validator problem its own way (see `laterProblem`). */
   private readonly laterJudge: Judge
   private readonly earlyJudge: Judge
@@ -51,28 +66,35 @@ export class ToolGate {
   constructor(
     tools: object,
     options: JudgeOptions,
+    routes: RoutedBinding,
     notify: NoticeSink,
     ledger: VerdictLedger,
-    withholds: boolean,
+    registry: DshRegistry | undefined,
   ) {
     this.tools = tools
-    this.options = options
+    this.mode = options.mode
+    this.routes = routes
     this.notify = notify
     this.ledger = ledger
-    this.withholds = withholds
+    this.registry = registry
     this.laterJudge = createJudge(options, this.laterProblem)
     this.earlyJudge = createJudge(options, this.earlyProblem)
   }
 
-  /** A registration: the definition to insert (bound, or withheld as it is), or the error in `throw` mode. */
+  /** A registration: the definition to insert (withheld or shown as judged), or the error in `throw` mode. */
   readonly atRegister = (
     definition: RegisteredTool,
     registration: Registration,
   ): Admitted<RegisteredTool> => {
+    if (this.mode !== 'throw' && this.registry !== undefined) {
+      this.shown.set(definition, AWAITING)
+      this.awaiting++
+      return { insert: definition }
+    }
     const judgement = this.judge(definition, registration, 'register')
     if (judgement.kind === 'accepted') return { insert: judgement.definition }
-    if (this.options.mode === 'throw') return { refuse: judgement.error }
-    return this.withholds ? { insert: definition } : { skip: true }
+    if (this.mode === 'throw') return { refuse: judgement.error }
+    return { skip: true }
   }
 
   /** A tool rebuilt from its registered definition when a transform was added or removed after it registered. */
@@ -81,25 +103,34 @@ export class ToolGate {
     return judgement.kind === 'accepted' ? judgement.definition : definition
   }
 
-  /** The read guard's filter: O(1) for a definition already judged; one judged lazily is one registered earlier. */
+  /** The read guard's filter: O(1) for a definition already judged; judges one awaiting or registered earlier. */
   readonly filter = (definition: RegisteredTool): RegisteredTool | undefined => {
     if (typeof definition !== 'object' || definition === null) return definition
     const known = this.shown.get(definition)
+    if (known === AWAITING)
+      return this.shownAs(this.judge(definition, originOf(this.tools, definition).registration, 'register'))
     if (known !== undefined) return known ?? undefined
     // DSH's own `register` refuses such a definition, so none got in through it: leave it to DSH.
     if (!declaresCanonicalOutput(definition)) return definition
     const { definition: registered, origin } = asRegistered(this.tools, definition)
-    const judgement = this.judge(registered, origin.registration, 'early')
-    const shown = judgement.kind === 'accepted' ? judgement.definition : undefined
+    const shown = this.shownAs(this.judge(registered, origin.registration, 'early'))
     this.shown.set(definition, shown ?? null)
     return shown
+  }
+
+  /** Judges every definition still awaiting, before anyone reads the verdicts. */
+  readonly settle = (): void => {
+    if (this.awaiting === 0 || this.registry === undefined) return
+    this.awaiting = 0
+    for (const definition of this.registry.definitions())
+      if (this.shown.get(definition) === AWAITING) this.filter(definition)
   }
 
   /** Judges every tool already registered; in `throw` mode, fails the overlay (and so the profile) on a bad one. */
   sweep(registry: DshRegistry): void {
     for (const definition of registry.definitions()) this.filter(definition)
     const [first, ...more] = this.refusals
-    if (this.options.mode !== 'throw' || first === undefined) return
+    if (this.mode !== 'throw' || first === undefined) return
     if (more.length === 0) throw first
     throw new AggregateError(this.refusals, this.refusals.map((error) => error.message).join('\n'))
   }
@@ -112,6 +143,10 @@ export class ToolGate {
   private readonly laterProblem = (problem: ValidatorProblem): void => this.validatorProblem(problem, false)
   private readonly earlyProblem = (problem: ValidatorProblem): void => this.validatorProblem(problem, true)
 
+  private shownAs(judgement: Judgement<RegisteredTool>): RegisteredTool | undefined {
+    return judgement.kind === 'accepted' ? judgement.definition : undefined
+  }
+
   private judge(
     definition: RegisteredTool,
     registration: Registration,
@@ -123,10 +158,11 @@ export class ToolGate {
       this.shown.set(definition, null)
       if (early) this.refusals.push(judgement.error)
     } else {
-      // What DSH's table holds: the bound definition, except for a tool registered before the overlay started, whose
-      // entry stays the one it registered and is shown bound.
-      if (early) this.shown.set(definition, judgement.definition)
+      // What readers see: the definition itself, or its repaired copy; an entry registered before the overlay started
+      // is keyed as it sits in DSH's table, by the caller.
+      this.shown.set(definition, judgement.definition)
       this.shown.set(judgement.definition, judgement.definition)
+      this.routes.remember(judgement.definition, judgement.contract)
     }
     this.ledger.record(verdictOf(judgement, early))
     const row = registration.row
@@ -145,7 +181,7 @@ export class ToolGate {
     const early = path === 'early'
     if (judgement.kind === 'refused') {
       // In `throw` mode a registration or the sweep throws the error itself; only a rebuild has no one to throw to.
-      if (this.options.mode !== 'throw' || path === 'rebuild')
+      if (this.mode !== 'throw' || path === 'rebuild')
         this.notify(refusalNotice(judgement.error, early, packageName))
       return
     }
