@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { checkServer } from '@dsh-harden/mcp-check'
 import { ECHO_SERVER } from '@dsh-harden/mcp-repair/fixtures'
-import { judgeMcpToolList, PROFILE_IDS } from '@dsh-harden/tools'
+import { checkProfileContract, judgeMcpToolList, PROFILE_IDS } from '@dsh-harden/tools'
 import { afterAll, describe, expect, it } from 'vitest'
 // compat is a private workspace package with no entry for its verdicts; its own module is read where it lives.
 import { afterVerdict, beforeVerdict } from '../../../compat/src/verdicts.ts'
@@ -96,6 +96,9 @@ describe('mcp check, sanitize and compat give one verdict per tool and route (to
           t.verdict,
         ]),
       )
+      // An object root with no `properties` is never fine as sent where the route's written rules refuse it.
+      if (checkProfileContract({ type: 'object' }, profile).length > 0)
+        expect(stockChecked('bare_object'), profile).toBe('refused')
       // compat: its before and after verdicts.
       const verdicts = judgeMcpToolList(TOOLS, { profile })
       for (const [index, tool] of TOOLS.entries()) {
