@@ -20,9 +20,10 @@ describe('default mode (refuse): a bad tool never takes the session down', () =>
     stderr = captureStderr()
     await app.plugin(HardenOverlay)
     await app.plugin(toolPlugin('vision', tool('vision_query', BARE_TABLE), tool('echo', VALID)))
-    const lines = stderr.text().trim().split('\n')
     expect(app.tools.get('vision_query')).toBeUndefined()
     expect(app.tools.schemas().map((s) => s.name)).toEqual(['echo'])
+    // Told at the first read of the tools, once however many reads follow.
+    const lines = stderr.text().trim().split('\n')
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/^dsh-harden: tool "vision_query" from plugin "vision" is withheld: /)
     // The pointer and the fix, as the root contract words them.
