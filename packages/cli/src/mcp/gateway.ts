@@ -12,8 +12,8 @@ mcp_resources and mcp_read_resource. A failed call says how far it got: [deliver
 \`mcpServers\` file (Claude Code, Cursor, .mcp.json, Pi). Relative paths in it resolve against its directory.
 
 With --route, the five tools go out as that model route takes them and each call is read back before the gateway
-runs it, through the same route door as \`dsh-harden mcp repair --route\` (on openai-strict and codex the open
-\`arguments\` object of mcp_call becomes JSON text, decoded on the way back). Without it (the default) they go out
+runs it, through the same route door as \`dsh-harden mcp repair --route\` (on openai-strict the open \`arguments\`
+object of mcp_call becomes JSON text, decoded on the way back). Without it (the default) they go out
 as declared, as before. The tools of the servers behind the gateway reach the model as text (mcp_tools), not as
 tool definitions, so their names and schemas are not the route's to refuse.
 

@@ -2,8 +2,7 @@ import type { ProfileId } from '@dsh-harden/tools'
 import { UsageError } from '../command.ts'
 
 /** The `--route` line every door's help shows (sanitize, `mcp repair`, `mcp gateway`). */
-export const ROUTE_HELP =
-  'the model route the client sends the tools to (a profile: deepseek, openai, openai-strict, codex, anthropic, gemini, …; `--route ?` lists them)'
+export const ROUTE_HELP = 'the model route the client sends the tools to (`--route ?` lists them)'
 
 /**
  * The profile `--route` names, checked against the profiles of `@dsh-harden/tools` (loaded here, so commands run
@@ -13,6 +12,6 @@ export async function resolveRoute(value: string | undefined, flag: string): Pro
   if (value === undefined) return undefined
   const { PROFILE_IDS } = await import('@dsh-harden/tools')
   if ((PROFILE_IDS as readonly string[]).includes(value)) return value as ProfileId
-  const given = value === '?' || value === '' ? 'the profiles are' : `unknown route ${JSON.stringify(value)}`
-  throw new UsageError(`${flag}: ${given}: ${PROFILE_IDS.join(', ')}; pass one of them`)
+  const given = value === '?' ? 'the routes are' : `unknown route ${JSON.stringify(value)}; pass one of`
+  throw new UsageError(`${flag}: ${given}: ${PROFILE_IDS.join(', ')}`)
 }

@@ -1,5 +1,6 @@
 import { PROFILE_IDS, type ProfileId } from '@dsh-harden/tools'
-import { EXIT_UNUSABLE, type Io } from '../command.ts'
+import { EXIT_UNUSABLE, type Io, UsageError } from '../command.ts'
+import { resolveRoute } from '../mcp/route-option.ts'
 import type { SanitizeOptions } from './command.ts'
 import { parseTools, readInput, SanitizeInputError, type ToolsInput } from './input.ts'
 import { formatReport } from './report.ts'
@@ -11,12 +12,14 @@ export async function runSanitize(options: SanitizeOptions, io: Io): Promise<num
     io.stderr(`dsh-harden sanitize: ${message}\n`)
     return EXIT_UNUSABLE
   }
-  if (!isProfile(options.profile)) {
-    const given =
-      options.profile === '' ? 'missing --route' : `unknown route ${JSON.stringify(options.profile)}`
-    return fail(`${given}; pass --route with one of: ${PROFILE_IDS.join(', ')}`)
+  let profile: ProfileId | undefined
+  try {
+    profile = await resolveRoute(options.profile === '' ? undefined : options.profile, '--route')
+  } catch (error) {
+    if (error instanceof UsageError) return fail(error.message)
+    throw error
   }
-  const profile = options.profile
+  if (profile === undefined) return fail(`missing --route; pass one of: ${PROFILE_IDS.join(', ')}`)
   let input: ToolsInput
   let shown: string
   try {
@@ -34,8 +37,4 @@ export async function runSanitize(options: SanitizeOptions, io: Io): Promise<num
     io.stderr(formatReport(profile, shown, report))
   }
   return report.some((tool) => tool.status === 'rejected') ? 1 : 0
-}
-
-function isProfile(value: string): value is ProfileId {
-  return (PROFILE_IDS as readonly string[]).includes(value)
 }
