@@ -81,6 +81,15 @@ describe('local engines', () => {
     expect(propertyOf(wireOf(one({ type: 'string', format: 'uuid' }), 'vllm')).format).toBe('uuid')
   })
 
+  it('vllm spills a length bound beside a pattern or format ("a string mixing a generative constraint … with length bounds")', () => {
+    const wire = propertyOf(wireOf(one({ type: 'string', pattern: '^[a-z]+$', maxLength: 8 }), 'vllm'))
+    expect(wire.pattern).toBe('^[a-z]+$')
+    expect(wire.maxLength).toBeUndefined()
+    expect(wire.description).toContain('maxLength')
+    const declared = one({ type: 'string', maxLength: 8 })
+    expect(wireOf(declared, 'vllm')).toBe(declared)
+  })
+
   it('ollama: what its Go structs drop is described, a boolean subschema is not sent, a $ref is inlined', () => {
     const schema: JsonObject = {
       type: 'object',
@@ -119,6 +128,7 @@ const hardProperty: fc.Arbitrary<JsonObject> = fc.oneof(
   fc.constant<JsonObject>({ type: 'object' }),
   fc.constant<JsonObject>({ type: 'string', default: 'x', format: 'color' }),
   fc.constant<JsonObject>({ type: ['string', 'integer'], minLength: 2500 }),
+  fc.constant<JsonObject>({ type: 'string', format: 'date', pattern: '^\\d', minLength: 1 }),
 )
 const schemas: fc.Arbitrary<JsonObject> = fc
   .tuple(mcpParameters, fc.array(hardProperty, { maxLength: 3 }))

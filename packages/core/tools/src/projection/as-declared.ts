@@ -3,7 +3,7 @@ import type { WorkMeter } from '../work-meter.ts'
 import { meetsName } from './names.ts'
 import type { ProfileRules } from './profiles.ts'
 import { listableValue } from './project.ts'
-import { exceedsRepetition } from './repetition.ts'
+import { exceedsRepetition, lengthBesideGrammar } from './repetition.ts'
 
 /**
  * Whether `projectParameters` would send `declared` exactly as it is on a route: a conservative test, one read of
@@ -92,6 +92,7 @@ function acceptedNode(node: JsonObject, rules: ProfileRules): readonly JsonValue
   }
   if (type === 'array' && children === undefined && (rules.typedEverywhere || rules.arraysNeedItems))
     return undefined
+  if (lengthBesideGrammar(rules, node)) return undefined
   if (type === 'object') return objectChildren(node, rules)
   return children ?? NO_CHILDREN
 }

@@ -6,7 +6,7 @@ import { meetsName } from './names.ts'
 import { admitsNull } from './nullable.ts'
 import { type ProfileRules, profileRules } from './profiles.ts'
 import { REGEX_FEATURE_TEXT, refusedFeature } from './regex-features.ts'
-import { exceedsRepetition } from './repetition.ts'
+import { exceedsRepetition, lengthBesideGrammar } from './repetition.ts'
 import type { ProfileId } from './types.ts'
 import { isVocabulary, METADATA, STRUCTURAL } from './vocabulary.ts'
 
@@ -140,6 +140,8 @@ function checkValues(check: Check, node: JsonObject, path: Path): void {
   }
   if (!rules.emptyEnumStrings && Array.isArray(node.enum) && node.enum.includes(''))
     fail(check, [...path, 'enum'], 'profile-shape', 'an enum value that is the empty string')
+  if (lengthBesideGrammar(rules, node))
+    fail(check, path, 'profile-shape', 'a length bound beside a pattern or format')
   if (rules.enumFormatNeedsEnum && node.format === 'enum' && !Array.isArray(node.enum))
     fail(check, [...path, 'format'], 'profile-keyword', 'format "enum" without an enum')
   if (rules.constAsEnum && Object.hasOwn(node, 'const'))

@@ -58,6 +58,8 @@ export interface ProfileRules {
    * is spilled and enforced locally. `undefined`: any.
    */
   readonly repetitionLimit: number | undefined
+  /** `minLength`/`maxLength` may stand beside a `pattern` or `format` (vLLM's xgrammar refuses the pair). */
+  readonly lengthBesidePattern: boolean
   /** `enum` may list the empty string (Gemini: "enum[3]: cannot be empty"). */
   readonly emptyEnumStrings: boolean
   /** `format: "enum"` is only taken beside an `enum` (Gemini's OpenAPI format for enumerated strings). */
@@ -184,6 +186,7 @@ const BASE: Omit<ProfileRules, 'id'> = {
   refs: { maps: BOTH_MAPS, siblings: new Set(ANNOTATIONS), recursive: true, place: 'root' },
   objectsNeedProperties: false,
   repetitionLimit: undefined,
+  lengthBesidePattern: true,
   emptyEnumStrings: true,
   enumFormatNeedsEnum: false,
 }
@@ -387,7 +390,7 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
   // tool's parameters into one GBNF grammar (`common/json-schema-to-grammar.cpp`): "Pattern must start with '^' and
   // end with '$'", and anchored patterns with `\S` still fail "failed to parse grammar", so no `pattern` goes out; a
   // bound compiles to a repetition, refused at 2000 ("number of repetitions exceeds sane defaults"); "Error resolving
-  // ref" for references it cannot follow, so they are inlined.
+  // ref #/definitions/__schema0" on LM Studio for a recursive reference (inkeep/open-knowledge), so they are inlined.
   [
     'llama-cpp',
     {
@@ -407,6 +410,8 @@ export const PROFILES: ReadonlyMap<ProfileId, ProfileRules> = new Map<ProfileId,
       id: 'vllm',
       keeps: keeps(DRAFT_07_VALIDATION.filter((k) => !XGRAMMAR_REFUSED.has(k))),
       formats: XGRAMMAR_FORMATS,
+      // "A string mixing a generative constraint (pattern or format) with explicit length bounds": the lengths go.
+      lengthBesidePattern: false,
     },
   ],
   // A route no rule places: what every non-strict model route above takes (see PROFILES.md "conservative"), so its

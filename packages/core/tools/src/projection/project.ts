@@ -17,7 +17,7 @@ import { meetsName, type NameRule, type Renames, renameAll } from './names.ts'
 import { admitsNull, widenToNullable } from './nullable.ts'
 import type { ProfileRules } from './profiles.ts'
 import { REGEX_FEATURE_TEXT, refusedFeature } from './regex-features.ts'
-import { exceedsRepetition } from './repetition.ts'
+import { exceedsRepetition, spillLengthsBesideGrammar } from './repetition.ts'
 import { joinDescription, spillText } from './spill.ts'
 import type { Decoder, ProjectionChange } from './types.ts'
 import {
@@ -443,6 +443,66 @@ function widensBranch(declared: JsonValue, projected: Projected): boolean {
   return !declaredUntyped
 }
 
+/**
+ * How a slot's wire reads a string the model sends: not at all, as the string itself, as JSON text of another value,
+ * or both (a union with branches of each kind).
+ */
+type StringReading = 'none' | 'as-is' | 'encoded' | 'both'
+
+function joinReadings(a: StringReading, b: StringReading): StringReading {
+  if (a === 'none' || a === b) return b
+  if (b === 'none') return a
+  return 'both'
+}
+
+/** A string value that is also JSON text: the only strings a JSON-text branch could be read as instead. */
+function isJsonText(value: JsonValue): boolean {
+  if (typeof value !== 'string') return false
+  try {
+    JSON.parse(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function stringReading(walk: Walk, wire: JsonValue, decoder: Decoder): StringReading {
+  if (decoder.kind === 'json-text') return 'encoded'
+  const at = throughRef(walk, wire)
+  if (at === undefined || at === true) return 'as-is'
+  if (!isJsonObject(at)) return 'none'
+  const branches = Array.isArray(at.anyOf) ? at.anyOf : Array.isArray(at.oneOf) ? at.oneOf : undefined
+  if (branches !== undefined) {
+    const decoders = decoder.kind === 'union' ? decoder.branches : undefined
+    return branches.reduce<StringReading>(
+      (reading, branch, i) => joinReadings(reading, stringReading(walk, branch, decoders?.[i] ?? IDENTITY)),
+      'none',
+    )
+  }
+  // A string enum whose values are no JSON text cannot be mistaken for JSON text of another branch's value.
+  const listed = Array.isArray(at.enum)
+    ? at.enum
+    : Object.hasOwn(at, 'const')
+      ? [at.const as JsonValue]
+      : undefined
+  if (listed !== undefined) return listed.some(isJsonText) ? 'as-is' : 'none'
+  const types = wireTypes(at)
+  return types === undefined || types.includes('string') ? 'as-is' : 'none'
+}
+
+/**
+ * A union where one branch takes JSON text and another takes strings as they are: the wire could not say which a
+ * string means (`"42"`: the string, or the number), so projection must not send it that way.
+ */
+function readsStringsTwoWays(walk: Walk, projected: readonly Projected[]): boolean {
+  const readings = projected.map((p) => stringReading(walk, p.wire, p.decoder))
+  return readings.some(
+    (reading, i) =>
+      (reading === 'encoded' || reading === 'both') &&
+      readings.some((other, j) => j !== i && other !== 'none'),
+  )
+}
+
 /** Branches without their own type next to sibling keywords narrow the sibling schema; they are not alternatives. */
 function isConstraintUnion(branches: readonly JsonValue[], hasSiblings: boolean): boolean {
   return hasSiblings && branches.every((b) => isJsonObject(b) && b.type === undefined && b.$ref === undefined)
@@ -618,6 +678,8 @@ function projectUnion(walk: Walk, node: JsonObject, keyword: 'anyOf' | 'oneOf', 
   const projected = branches.map((branch, index) =>
     projectSchema(walk, branch, child(pointer, keyword, index)),
   )
+  // Sent as one JSON-text slot instead, every value reads back one way (and is validated against the declared union).
+  if (readsStringsTwoWays(walk, projected)) return spillWhole(walk, node, pointer, keyword)
   let unionKeyword = wireKeyword
   if (unionKeyword === 'oneOf' && projected.some((p, i) => widensBranch(branches[i]!, p))) {
     // A branch sent wider than declared (JSON text, an untyped slot) overlaps the others, and a oneOf on the wire
@@ -905,6 +967,7 @@ function projectTyped(walk: Walk, node: JsonObject, types: JsonType[], pointer: 
     decoder = decoder.kind === 'identity' ? arrayResult : decoder
   }
   projectValueKeywords(walk, node, wire, spilled)
+  spillLengthsBesideGrammar(walk.rules, wire, spilled)
   if (singleMember(wire.allOf) !== undefined && mergeSingleAllOf(wire) !== undefined) {
     // A member `mergeSingleAllOf` refused for a key this node does not send (dropped or spilled): beside the keys it
     // does send, the next projection would merge it, so it is spilled here (projecting stays idempotent).
