@@ -95,7 +95,9 @@ describe('mcp repair --route: the overlay projection and renames, calls mapped b
       name: 'plain',
       arguments: { payload: { a: 1 } },
     })
-    expect(stderr()).toMatch(/for route anthropic: renamed 1 .*service\.doSomething -> service_doSomething/)
+    expect(stderr()).toMatch(
+      /served 2 tools for route anthropic: renamed 1 .*service\.doSomething -> service_doSomething/,
+    )
   }, 600_000)
 
   it('openai-strict: a JSON-text slot and a null for "not provided" are read back before the server sees them', async () => {
@@ -163,6 +165,13 @@ describe('the HTTP facade with a route door (Streamable HTTP, SDK client)', () =
     expect(tools.map((tool) => tool.name)).toEqual(['service_doSomething', 'plain'])
     const called = await client.callTool({ name: 'service_doSomething', arguments: { user_name: 'ada' } })
     expect(received(called)).toEqual({ name: 'service.doSomething', arguments: { 'user name': 'ada' } })
+    // A call that cannot be read back is answered by the facade itself, as a tool error the model can act on.
+    const refused = (await client.callTool({
+      name: 'service_doSomething',
+      arguments: { user_name: 'ada', 'user name': 'bob' },
+    })) as { isError?: boolean; content: { text: string }[] }
+    expect(refused.isError).toBe(true)
+    expect(refused.content[0]!.text).toMatch(/cannot be read back at \(root\): carries both "user_name"/)
   }, 600_000)
 })
 

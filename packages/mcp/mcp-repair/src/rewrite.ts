@@ -125,7 +125,10 @@ function formatViolation(v: Violation): string {
   return `${v.pointer || '(root)'} ${v.rule}: ${v.message}`
 }
 
-/** The one log line per repaired response: `repaired N of M tools: …`. */
+/**
+ * The one log line per changed response: `repaired N of M tools: …`, then what the route changed; `served M tools for
+ * route <p>: …` when only the route changed them.
+ */
 export function describeRepair(repair: ResponseRepair): string {
   const { result, listed } = repair
   const changed = new Map<string, string[]>()
@@ -136,6 +139,11 @@ export function describeRepair(repair: ResponseRepair): string {
     if (d.effect === 'output-unchecked')
       note(d.tool, `outputSchema dropped: ${d.violations.map(formatViolation).join('; ')}`)
   const isolated = result.diagnostics.filter((d) => d.effect === 'isolated')
+  const routed =
+    repair.route !== undefined && routeChanges(repair.route) ? describeRoute(repair.route) : undefined
+  // Nothing repaired or left out: the line says only what the route changed.
+  if (changed.size === 0 && isolated.length === 0 && routed !== undefined)
+    return `served ${listed} tools ${routed}`
   const list = [...changed].map(([tool, what]) => `${tool} (${what.join('; ')})`).join(', ')
   let line = `repaired ${changed.size} of ${listed} tools${list ? `: ${list}` : ''}`
   if (isolated.length > 0) {
@@ -144,8 +152,7 @@ export function describeRepair(repair: ResponseRepair): string {
       .join(', ')
     line += `; isolated ${isolated.length} (left out, the rest are served): ${names}`
   }
-  if (routeChanges(repair.route)) line += `; ${describeRoute(repair.route!)}`
-  return line
+  return routed === undefined ? line : `${line}; ${routed}`
 }
 
 function describeRoute(page: ServedPage): string {
