@@ -138,9 +138,10 @@ export class RouteProjection implements RoutedBinding {
   private lastNames: ReadonlyMap<string, string> | undefined
   /** Per view map, so agents of different scopes taking turns each keep theirs. */
   private readonly wiresByView = new WeakMap<ReadonlyMap<string, object>, ViewWires>()
-  /** Told once per route which profile it got and why (a line for the user). */
-  private readonly onPlaced: ((line: string) => void) | undefined
-  private readonly toldPlaced = new Set<string>()
+  /** Told once per route which profile it got and why (a line for the user; DSH's logger when not given). */
+  private onPlaced: ((line: string) => void) | undefined
+  /** The profile of each route seen, by its facts: placed and told once, since the facts decide it. */
+  private readonly placed = new Map<string, ProfileId>()
   private routeConfig: RouteConfig = NO_ROUTE_CONFIG
 
   constructor(
@@ -194,12 +195,12 @@ export class RouteProjection implements RoutedBinding {
   private place(route: ModelRoute): ProfileId {
     const config = route.provider === undefined ? undefined : this.routeConfig(route.provider)
     const facts: RouteFacts = { ...route, ...config }
-    const placement = placeRoute(facts)
     const key = [facts.provider, facts.model, facts.api, facts.baseURL].join('\u0000')
-    if (!this.toldPlaced.has(key)) {
-      this.toldPlaced.add(key)
-      this.onPlaced?.(placedNotice(facts, placement))
-    }
+    const known = this.placed.get(key)
+    if (known !== undefined) return known
+    const placement = placeRoute(facts)
+    this.placed.set(key, placement.profile)
+    this.onPlaced?.(placedNotice(facts, placement))
     return placement.profile
   }
 
@@ -308,6 +309,7 @@ export class RouteProjection implements RoutedBinding {
   /** Listens on DSH's request path; returns the disposer. */
   install(ctx: Context, tools: ToolsInScope): () => void {
     this.routeConfig = piAiRouteConfig(ctx)
+    this.onPlaced ??= loggerOf(ctx)
     const on = (ctx as unknown as { on: Listen }).on.bind(ctx)
     const disposeAssemble = on(
       'system-prompt/assemble',
@@ -336,6 +338,17 @@ export class RouteProjection implements RoutedBinding {
       disposeStream()
       this.routeConfig = NO_ROUTE_CONFIG
     }
+  }
+}
+
+/** DSH's logger of `ctx` (`ctx.logger.info`), where a host without a notice sink still records placements. */
+function loggerOf(ctx: Context): ((line: string) => void) | undefined {
+  try {
+    const logger = (ctx as unknown as { logger?: { info?: (line: string) => void } }).logger
+    const info = logger?.info
+    return typeof info === 'function' ? (line) => info.call(logger, line) : undefined
+  } catch {
+    return undefined
   }
 }
 

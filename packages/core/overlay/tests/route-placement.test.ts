@@ -5,9 +5,11 @@ import { RouteProjection } from '../src/route-projection.ts'
 type Listener = (...args: never[]) => unknown
 
 /** A context whose settings service holds `providers` for the `llm-pi-ai` namespace, as dsh-llm-pi-ai registers it. */
-function contextWith(providers: Record<string, unknown>) {
+function contextWith(providers: Record<string, unknown>, logged?: string[]) {
   const listeners = new Map<string, Listener>()
   const ctx = {
+    listeners,
+    ...(logged === undefined ? {} : { logger: { info: (line: string) => logged.push(line) } }),
     get: (name: string) =>
       name === 'settings'
         ? { get: (ns: string) => (ns === 'llm-pi-ai' ? { providers } : undefined) }
@@ -64,5 +66,21 @@ describe('the overlay places each route by what serves it, and says so once', ()
         undefined,
       ),
     ).toBe('anthropic')
+  })
+
+  it('without a notice sink the placement goes to DSH’s logger, once, and the model request is placed the same way', () => {
+    const logged: string[] = []
+    const routes = new RouteProjection()
+    const ctx = contextWith({}, logged)
+    routes.install(ctx, NO_TOOLS)
+    const stream = (ctx as unknown as { listeners: Map<string, Listener> }).listeners.get(
+      'llm/stream',
+    ) as unknown as (options: object, next: () => unknown) => unknown
+    stream({ provider: 'acme-gateway', model: 'acme-large' }, () => undefined)
+    expect(routes.argumentProfile()).toBe('conservative')
+    expect(routes.routeOf({ variables: { provider: 'acme-gateway', model: 'acme-large' } }, undefined)).toBe(
+      'conservative',
+    )
+    expect(logged).toHaveLength(1)
   })
 })
