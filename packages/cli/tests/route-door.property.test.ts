@@ -1,5 +1,6 @@
 import { intakeToolList } from '@dsh-harden/mcp-client'
-import { meetsName, PROFILE_IDS, profileRules } from '@dsh-harden/tools'
+import { argumentsArbitrary, encodeForWire, hardSchema, WireCheck } from '@dsh-harden/testkit/round-trip'
+import { compileToolContract, type JsonValue, meetsName, PROFILE_IDS, profileRules } from '@dsh-harden/tools'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { RouteDoor } from '../src/mcp/route-door.ts'
@@ -111,3 +112,61 @@ describe('route door: every wire name is one the route takes, and a call to it r
     )
   })
 })
+
+describe('route door: what it serves is what it decodes (hard schemas, testkit round trip)', () => {
+  it("the wire input schema is the contract's projection for the route, and a value the model writes for it reaches the server under the declared name, read back by the contract", () => {
+    fc.assert(
+      fc.property(
+        hardSchema.chain((declared) =>
+          fc.tuple(fc.constant(declared), fc.array(argumentsArbitrary(declared), { maxLength: 3 })),
+        ),
+        profile,
+        fc.integer(),
+        ([declared, values], route, seed) => {
+          const door = new RouteDoor(route, 'prop')
+          const intake = intakeToolList([{ name: 'svc.tool', inputSchema: declared }], {
+            server: 'prop',
+            policy: 'spec',
+            profile: route,
+          })
+          const served = door.servePage(intake).tools[0]
+          if (served === undefined) return // the route refuses even the wire: left out, nothing to call
+          const contract = compileToolContract(declared, { tool: 'svc.tool', source: 'prop' })
+          const projection = contract.projection(route)
+          expect(served.inputSchema).toEqual(projection.wire)
+          let state = seed >>> 0
+          const pick = (count: number) => (state = (state * 1103515245 + 12345) >>> 0) % count
+          for (const value of values) {
+            const encoded = encodeForWire(value as JsonValue, {
+              root: projection.wire,
+              check: new WireCheck(route, projection.wire),
+              renames: renamedKeys(projection.changes),
+              pick,
+              filled: [],
+              path: [],
+            })
+            if ('unsendable' in encoded) continue
+            const outbound = door.toServer(call(served.name, encoded.sent))
+            const delivered = outbound.kind === 'changed' ? outbound.message : call(served.name, encoded.sent)
+            // The door hands the server exactly what the contract reads back, under the declared name.
+            expect(delivered).toEqual(call('svc.tool', contract.normalizeArguments(encoded.sent, route)))
+          }
+        },
+      ),
+      { numRuns: 150 },
+    )
+  })
+})
+
+/** Declared key → wire keys, from the projection's own report of what it renamed. */
+function renamedKeys(changes: readonly { action: string; pointer: string; detail: string }[]) {
+  const table = new Map<string, string[]>()
+  for (const change of changes) {
+    if (change.action !== 'renamed') continue
+    const declared = change.pointer.split('/').at(-1)
+    const wire = /^sent as ("(?:[^"\\]|\\.)*")/.exec(change.detail)?.[1]
+    if (declared === undefined || wire === undefined) continue
+    table.set(declared, [...(table.get(declared) ?? []), JSON.parse(wire) as string])
+  }
+  return table
+}
