@@ -1,4 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { RouteProjection } from '../src/route-projection.ts'
 
@@ -82,5 +83,54 @@ describe('the overlay places each route by what serves it, and says so once', ()
       'conservative',
     )
     expect(logged).toHaveLength(1)
+  })
+
+  it('the profile of a route never depends on the routes seen before it (fast-check)', () => {
+    const route = fc.record(
+      {
+        provider: fc.constantFrom(
+          'anthropic',
+          'google',
+          'openrouter',
+          'amazon-bedrock',
+          'local',
+          'acme',
+          'ollama',
+        ),
+        model: fc.constantFrom(
+          'claude-sonnet-4',
+          'gemini-2.5-pro',
+          'gpt-oss:20b',
+          'amazon.nova-pro-v1:0',
+          'house',
+        ),
+      },
+      { requiredKeys: [] },
+    )
+    const settings = { local: { api: 'openai-completions', baseURL: 'http://localhost:8000/v1' } }
+    fc.assert(
+      fc.property(
+        fc.array(route, { maxLength: 6 }),
+        route.filter((r) => Object.keys(r).length > 0),
+        (before, last) => {
+          const fresh = new RouteProjection()
+          fresh.install(contextWith(settings), NO_TOOLS)
+          const expected = fresh.routeOf({ variables: last }, undefined)
+          const used = new RouteProjection()
+          const ctx = contextWith(settings)
+          used.install(ctx, NO_TOOLS)
+          const stream = (ctx as unknown as { listeners: Map<string, Listener> }).listeners.get(
+            'llm/stream',
+          ) as unknown as (options: object, next: () => unknown) => unknown
+          // Routes seen before: assembled, and sent as model requests.
+          for (const seen of before) {
+            used.routeOf({ variables: seen }, undefined)
+            stream(seen, () => undefined)
+          }
+          expect(used.routeOf({ variables: last }, undefined)).toBe(expected)
+        },
+      ),
+      { numRuns: 200 },
+    )
   })
 })

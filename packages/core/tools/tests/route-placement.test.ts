@@ -37,6 +37,12 @@ describe('placeRoute: what serves the request decides, not only its name', () =>
     ).toBe('gemini')
     expect(profileOf({ provider: 'x', baseURL: 'https://my-res.openai.azure.com/openai/v1' })).toBe('openai')
     expect(profileOf({ provider: 'x', baseURL: 'https://api.deepseek.com/v1' })).toBe('deepseek')
+    expect(profileOf({ provider: 'x', baseURL: 'https://us-central1-aiplatform.googleapis.com/v1' })).toBe(
+      'gemini',
+    )
+    expect(profileOf({ provider: 'x', baseURL: 'https://my-res.cognitiveservices.azure.com/openai' })).toBe(
+      'openai',
+    )
     expect(
       profileOf({
         provider: 'x',

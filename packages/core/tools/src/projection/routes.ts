@@ -205,11 +205,12 @@ const LOCAL_PORTS: ReadonlyMap<string, readonly [ProfileId, string]> = new Map([
 const HOSTS: readonly (readonly [RegExp, string])[] = [
   [/^api\.deepseek\.com$/, 'deepseek'],
   [/^api\.openai\.com$/, 'openai'],
-  [/(?:^|\.)openai\.azure\.com$/, 'azure-openai-responses'],
+  [/\.(?:openai\.azure|cognitiveservices\.azure)\.com$/, 'azure-openai-responses'],
   [/^chatgpt\.com$/, 'openai-codex'],
   [/^api\.anthropic\.com$/, 'anthropic'],
   [/^generativelanguage\.googleapis\.com$/, 'google'],
-  [/(?:^|\.)aiplatform\.googleapis\.com$/, 'google-vertex'],
+  // `<region>-aiplatform.googleapis.com` and the global `aiplatform.googleapis.com`.
+  [/(?:^|[.-])aiplatform\.googleapis\.com$/, 'google-vertex'],
   [/^api\.x\.ai$/, 'xai'],
   [/^api\.moonshot\.(?:ai|cn)$/, 'moonshotai'],
   [/^openrouter\.ai$/, 'openrouter'],
