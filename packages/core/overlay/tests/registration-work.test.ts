@@ -93,6 +93,25 @@ describe('a registration does no per-tool work until the tool is first read', ()
     }
   })
 
+  it('judges a definition registered again, after it was unregistered, as a first registration', async () => {
+    const app = await runtime({})
+    const ledger = verdictLedgerOf((app.tools as unknown as Record<symbol, object>)[RAW]!)
+    const bad = tool('bad', BARE_TABLE)
+    const stderr = captureStderr()
+    try {
+      app.tools.register(bad)()
+      expect(ledger.snapshot().verdicts).toEqual([])
+      app.tools.register(bad)
+      expect(app.tools.get('bad')).toBeUndefined()
+      expect(ledger.snapshot().verdicts.map((verdict) => [verdict.identity.tool, verdict.kind])).toEqual([
+        ['bad', 'withheld'],
+      ])
+    } finally {
+      stderr.restore()
+    }
+    expect(stderr.text().match(/tool "bad" is withheld/g)).toHaveLength(1)
+  })
+
   it('judges each of any number of tools once, whatever mix of reads follows their registration', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -24,9 +24,6 @@ export interface RoutedBinding {
 /** Where a definition met the overlay: its registration, the start-up sweep, or a rebuild for a late transform. */
 type Path = 'register' | 'early' | 'rebuild'
 
-/** A definition registered through the gate and not judged yet: it is judged when first read or asked about. */
-const AWAITING = Symbol('awaiting judgement')
-
 function verdictOf(judgement: Judgement<unknown>, early: boolean): ToolVerdict {
   const { identity } = judgement
   if (judgement.kind === 'refused') return { kind: 'withheld', identity, early, error: judgement.error }
@@ -47,9 +44,14 @@ function verdictOf(judgement: Judgement<unknown>, early: boolean): ToolVerdict {
  * guard, judge at register, where the answer is needed.
  */
 export class ToolGate {
-  /** Each definition the gate met: what readers see of it, `null` when it is withheld, or `AWAITING`. */
-  private readonly shown = new WeakMap<object, RegisteredTool | null | typeof AWAITING>()
-  /** Marked awaiting since the last `settle`: when none, reading the verdicts walks nothing. */
+  /** Each definition judged: what readers see of it, or `null` when it is withheld. */
+  private readonly shown = new WeakMap<object, RegisteredTool | null>()
+  /**
+   * Set once the start-up sweep has judged every tool registered before the overlay started: from then on, a
+   * definition not judged yet came in through `atRegister`.
+   */
+  private swept = false
+  /** Registrations since the last `settle`: when none, reading the verdicts walks nothing. */
   private awaiting = 0
   private readonly refusals: JsonSchemaError[] = []
   private readonly tools: object
@@ -87,7 +89,8 @@ export class ToolGate {
     registration: Registration,
   ): Admitted<RegisteredTool> => {
     if (this.mode !== 'throw' && this.registry !== undefined) {
-      this.shown.set(definition, AWAITING)
+      // Judged at its first read; a definition registered again is judged again, as a first registration is.
+      this.shown.delete(definition)
       this.awaiting++
       return { insert: definition }
     }
@@ -103,32 +106,32 @@ export class ToolGate {
     return judgement.kind === 'accepted' ? judgement.definition : definition
   }
 
-  /** The read guard's filter: O(1) for a definition already judged; judges one awaiting or registered earlier. */
+  /** The read guard's filter: O(1) for a definition already judged; judges one registered since or earlier. */
   readonly filter = (definition: RegisteredTool): RegisteredTool | undefined => {
     if (typeof definition !== 'object' || definition === null) return definition
     const known = this.shown.get(definition)
-    if (known === AWAITING)
-      return this.shownAs(this.judge(definition, originOf(this.tools, definition).registration, 'register'))
     if (known !== undefined) return known ?? undefined
     // DSH's own `register` refuses such a definition, so none got in through it: leave it to DSH.
     if (!declaresCanonicalOutput(definition)) return definition
+    if (this.swept)
+      return this.shownAs(this.judge(definition, originOf(this.tools, definition).registration, 'register'))
     const { definition: registered, origin } = asRegistered(this.tools, definition)
     const shown = this.shownAs(this.judge(registered, origin.registration, 'early'))
     this.shown.set(definition, shown ?? null)
     return shown
   }
 
-  /** Judges every definition still awaiting, before anyone reads the verdicts. */
+  /** Judges every definition registered and not read yet, before anyone reads the verdicts. */
   readonly settle = (): void => {
     if (this.awaiting === 0 || this.registry === undefined) return
     this.awaiting = 0
-    for (const definition of this.registry.definitions())
-      if (this.shown.get(definition) === AWAITING) this.filter(definition)
+    for (const definition of this.registry.definitions()) this.filter(definition)
   }
 
   /** Judges every tool already registered; in `throw` mode, fails the overlay (and so the profile) on a bad one. */
   sweep(registry: DshRegistry): void {
     for (const definition of registry.definitions()) this.filter(definition)
+    this.swept = true
     const [first, ...more] = this.refusals
     if (this.mode !== 'throw' || first === undefined) return
     if (more.length === 0) throw first
