@@ -358,6 +358,6 @@ export function placedNotice(facts: RouteFacts, placement: Placement): string {
   const endpoint = facts.baseURL === undefined ? '' : ` at ${facts.baseURL}`
   return (
     `dsh-harden: route ${JSON.stringify(named)}${endpoint} gets the ${placement.profile} profile (${placement.why}); ` +
-    'to choose another, set `profile` in the dsh-harden row (PROFILES.md lists them).'
+    'to choose another, set `route: <profile>` in the dsh-harden row (PROFILES.md lists them).'
   )
 }

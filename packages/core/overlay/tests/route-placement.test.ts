@@ -53,7 +53,7 @@ describe('the overlay places each route by what serves it, and says so once', ()
     ).toBe('conservative')
     expect(told).toHaveLength(2)
     expect(told[1]).toMatch(/gets the conservative profile \(no rule knows this route/)
-    expect(told[1]).toMatch(/set `profile` in the dsh-harden row/)
+    expect(told[1]).toMatch(/set `route: <profile>` in the dsh-harden row/)
   })
 
   it('a gateway is placed by the model it forwards to', () => {
