@@ -1,4 +1,4 @@
-import { LineSplitter, SseRewriter } from '@dsh-harden/mcp-repair'
+import { LineSplitter, SseRewriter } from '@dsh-harden/mcp-transport'
 import type { Comparison, Side } from './harness.ts'
 
 /**

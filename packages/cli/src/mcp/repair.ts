@@ -1,9 +1,5 @@
-import {
-  NonLoopbackListenError,
-  type OpenRoute,
-  startHttpRepair,
-  startStdioRepair,
-} from '@dsh-harden/mcp-repair'
+import { type OpenRoute, startHttpRepair, startStdioRepair } from '@dsh-harden/mcp-repair'
+import { NonLoopbackListenError } from '@dsh-harden/mcp-transport'
 import { type Command, EXIT_UNUSABLE, type Io, parseOptions, UsageError, usageFailure } from '../command.ts'
 import { ROUTE_HELP, resolveRoute } from './route-option.ts'
 

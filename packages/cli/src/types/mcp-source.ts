@@ -1,4 +1,4 @@
-import { describeSpawnError } from '@dsh-harden/mcp-repair'
+import { describeSpawnError } from '@dsh-harden/mcp-transport'
 import { judgeMcpToolList } from '@dsh-harden/tools'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
