@@ -98,7 +98,7 @@ describe('acceptedAsDeclared', () => {
       additionalProperties: false,
     }
     const taken = PROFILE_IDS.filter((id) => acceptedAsDeclared(schema, profileRules(id), LIMITS))
-    expect(taken).toEqual(['deepseek', 'openai', 'anthropic', 'moonshot'])
+    expect(taken).toEqual(['deepseek', 'openai', 'anthropic', 'moonshot', 'llama-cpp', 'vllm'])
     for (const id of PROFILE_IDS) {
       const unchanged = projectFully(schema, id, LIMITS.nodeBudget, LIMITS.maxDepth).wire === schema
       if (taken.includes(id)) expect(unchanged).toBe(true)

@@ -5,14 +5,21 @@ import { compileToolContract } from '../src/index.ts'
 const TOOL = { tool: 'union-reading', source: 'vitest' }
 
 describe('reading a union back', () => {
-  it('a string valid as sent for a string branch reaches the tool as sent, beside an any-JSON branch (deepseek)', () => {
+  it('a string branch beside an any-JSON branch goes out as one JSON-text slot: every string reads back one way (deepseek)', () => {
     const contract = compileToolContract(
       { type: 'object', properties: { u: { anyOf: [{ type: 'string' }, {}] } }, required: ['u'] },
       TOOL,
     )
-    // Stock DSH hands "42" to the tool; the reading used to parse it into 42.
-    for (const text of ['42', 'true', 'null', '{"a":1}', '"x"'])
-      expect(contract.parseArguments({ u: text }, 'deepseek'), text).toStrictEqual({ u: text })
+    // The string branch beside a JSON-text branch would make "42" mean the string or the number; one slot says which.
+    const wire = contract.projection('deepseek').wire as { properties: { u: Record<string, unknown> } }
+    expect(wire.properties.u.type).toBe('string')
+    expect(wire.properties.u.anyOf).toBeUndefined()
+    for (const value of ['42', 'true', 'null', '{"a":1}', 'x', 42, true, null, { a: 1 }])
+      expect(contract.parseArguments({ u: JSON.stringify(value) }, 'deepseek'), String(value)).toStrictEqual({
+        u: value,
+      })
+    // Text that is no JSON is kept as the model wrote it.
+    expect(contract.parseArguments({ u: 'plain words' }, 'deepseek')).toStrictEqual({ u: 'plain words' })
   })
 
   it('object branches told apart by a const key: only the branch named decodes the value (codex)', () => {

@@ -7,7 +7,7 @@ import { fitsShape } from './declared-shape.ts'
 import { ARRAY, NULL, NUMBER, OBJECT, STRING } from './json-type-bits.ts'
 import { SlotShapes } from './slot-shape.ts'
 import type { ArgumentViolation } from './tool-args-error.ts'
-import { decoderFor, IDENTITY } from './union-reading.ts'
+import { carriesRenamedKey, decoderFor, IDENTITY } from './union-reading.ts'
 
 /**
  * Reads wire-shaped arguments back into the declared shape in one pass, without a validator: the exact inverse of
@@ -264,6 +264,9 @@ class Reader {
     if (decoder.kind !== 'union' || !isJsonObject(decoder.declared)) return false
     const declaredBranches = decoder.declared.anyOf ?? decoder.declared.oneOf
     if (!Array.isArray(declaredBranches)) return false
+    // A key another branch was renamed to stands for that branch's declared key: an open branch taking it as an extra
+    // key is not what the wire said (a declared extra key spelled like a wire name has no way onto this wire).
+    if (carriesRenamedKey(decoder, value)) return false
     for (const [index, branch] of decoder.branches.entries()) {
       if (branch.kind !== 'identity') continue
       const types = decoder.types?.[index]

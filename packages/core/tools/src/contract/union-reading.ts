@@ -67,6 +67,8 @@ interface ObjectBranches {
   readonly discriminates: boolean
   /** Merged decodings by which object decoders fit ('1' per fitting one, in order). */
   readonly merged: Map<string, Decoder>
+  /** The wire keys some object branch renamed: each stands for that branch's declared key, never an extra key. */
+  readonly renamedKeys: ReadonlySet<string>
 }
 
 const objectBranchesOf = new WeakMap<UnionDecoder, ObjectBranches>()
@@ -246,9 +248,30 @@ function objectBranches(union: UnionDecoder): ObjectBranches {
       (list.length > 1 || keeps) &&
       list.some((object, index) => object.required !== undefined || discriminators[index]!.size > 0),
     merged: new Map(),
+    renamedKeys: new Set(list.flatMap((object) => [...(object.renamed?.keys() ?? [])])),
   }
   objectBranchesOf.set(union, branches)
   return branches
+}
+
+/** Whether an object value at `union` has a key some object branch renamed (the wire name of a declared key). */
+export function carriesRenamedKey(union: UnionDecoder, value: Readonly<Record<string, unknown>>): boolean {
+  const { renamedKeys } = objectBranches(union)
+  if (renamedKeys.size === 0) return false
+  for (const key of Object.keys(value)) if (renamedKeys.has(key)) return true
+  return false
+}
+
+/** Whether `object` names every renamed wire key `value` carries (another branch would take it as an extra key). */
+function namesRenamedKeys(
+  object: ObjectDecoder,
+  renamedKeys: ReadonlySet<string>,
+  value: Readonly<Record<string, unknown>>,
+): boolean {
+  if (renamedKeys.size === 0) return true
+  for (const key of Object.keys(value))
+    if (renamedKeys.has(key) && object.renamed?.has(key) !== true) return false
+  return true
 }
 
 /** The decoding of an object value at a union: the merge of the object decoders whose required keys it has. */
@@ -258,7 +281,9 @@ function fittingDecoder(branches: ObjectBranches, value: Readonly<Record<string,
   let fitting = 0
   for (const [index, object] of objects.entries()) {
     // A branch whose required key is missing, or whose pinned key holds another value, was not what was sent.
-    let fit = object.required?.every((key) => Object.hasOwn(value, key)) ?? true
+    let fit =
+      (object.required?.every((key) => Object.hasOwn(value, key)) ?? true) &&
+      namesRenamedKeys(object, branches.renamedKeys, value)
     for (const [key, values] of discriminators[index]!)
       if (fit && Object.hasOwn(value, key)) fit = allowedBy(values, value[key])
     fits += fit ? '1' : '0'

@@ -1170,7 +1170,12 @@ function projectObjectKeywords(
   // ("required[0]: property is not defined"). Under `additionalProperties: false` no value is valid: left as declared.
   const additionalSchema = node.additionalProperties ?? true
   const undeclared = declaredRequired.filter((name) => !omitted.has(name) && !sent.has(name))
-  const declarable = additionalSchema !== false && !isJsonObject(node.patternProperties)
+  // A pattern may give the name another schema, but only where the wire keeps the patterns (an empty map or a spilled
+  // one leaves the wire with none, and projecting the wire again would then declare the name: not a fixed point).
+  const patterns = node.patternProperties
+  const patternsOnWire =
+    isJsonObject(patterns) && Object.keys(patterns).length > 0 && rules.keeps.has('patternProperties')
+  const declarable = additionalSchema !== false && !patternsOnWire
   if (declarable) {
     for (const name of undeclared) {
       note(

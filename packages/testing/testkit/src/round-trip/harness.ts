@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
 import { argumentsArbitrary } from './declared-values.ts'
+import { jsonTextStrings } from './json-text-strings.ts'
 import {
   compileToolContract,
   type JsonValue,
@@ -38,6 +39,11 @@ export interface RouteTally {
   /** Verbatim values read back on routes where stock sends the declared schema. */
   verbatim: number
   verbatimMismatches: number
+  /**
+   * Verbatim values holding JSON text in a slot the wire asks to be written as JSON text (`json-text-strings.ts`):
+   * stock hands the string on, the wire means the value it spells, so only the encoded leg can judge them.
+   */
+  reencoded: number
   /** Valid values the wire schema has no way to write (a key a strict route closes out, a wire name taken twice). */
   unsendable: number
   /**
@@ -183,6 +189,10 @@ function checkRoute(
       }
     }
     if (!stockSends) continue
+    if (jsonTextStrings(value, projection.wire, base.renames).length > 0) {
+      tally.reencoded++
+      continue
+    }
     tally.verbatim++
     const outcome = readBack(contract, value, profile)
     if (!('read' in outcome) || !isDeepStrictEqual(outcome.read, value)) {
@@ -205,6 +215,7 @@ export function roundTrip(tools: Iterable<ToolUnderTest>, options: RoundTripOpti
     mismatches: 0,
     verbatim: 0,
     verbatimMismatches: 0,
+    reencoded: 0,
     unsendable: 0,
     absentAsNull: 0,
     withheld: 0,
@@ -243,6 +254,7 @@ export function formatReport(title: string, report: RoundTripReport): string {
     lines.push(
       `  ${route.profile.padEnd(14)} encoded ${String(route.checked).padStart(6)} mismatches ${route.mismatches}` +
         ` | verbatim ${String(route.verbatim).padStart(6)} mismatches ${route.verbatimMismatches}` +
+        ` (JSON text in a JSON-text slot: ${route.reencoded})` +
         ` | unsendable ${route.unsendable} | withheld tools ${route.withheld}`,
     )
   if (report.refused.length > 0) lines.push(`  refused at register: ${report.refused.length}`)

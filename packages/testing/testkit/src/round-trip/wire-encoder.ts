@@ -34,7 +34,7 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function resolve(root: JsonObject, node: JsonValue): JsonValue {
+export function resolve(root: JsonObject, node: JsonValue): JsonValue {
   let at = node
   for (
     let hops = 0;
@@ -113,7 +113,7 @@ function encodeUnion(
   return { sent: candidates[context.pick(candidates.length)]! }
 }
 
-function wireProperty(node: JsonObject, key: string): JsonValue | undefined {
+export function wireProperty(node: JsonObject, key: string): JsonValue | undefined {
   const properties = isObject(node.properties) ? node.properties : {}
   if (Object.hasOwn(properties, key)) return properties[key]!
   const additional = node.additionalProperties
@@ -132,10 +132,19 @@ function listsEveryKey(node: JsonObject): boolean {
  * The wire name of a value's key in this wire object: the name the route renamed it to, where that name is one of this
  * object's wire keys (renames are reported per declared location, and a key may keep its name elsewhere).
  */
-function wireKeyOf(key: string, node: JsonObject, renames: ReadonlyMap<string, readonly string[]>): string {
+export function wireKeyOf(
+  key: string,
+  node: JsonObject,
+  renames: ReadonlyMap<string, readonly string[]>,
+): string {
   const properties = isObject(node.properties) ? node.properties : {}
   if (Object.hasOwn(properties, key)) return key
   return renames.get(key)?.find((name) => Object.hasOwn(properties, name)) ?? key
+}
+
+function spellsWireName(key: string, renames: ReadonlyMap<string, readonly string[]>): boolean {
+  for (const names of renames.values()) if (names.includes(key)) return true
+  return false
 }
 
 function encodeObject(value: JsonObject, node: JsonObject, context: EncoderContext): Encoded {
@@ -145,6 +154,10 @@ function encodeObject(value: JsonObject, node: JsonObject, context: EncoderConte
   }
   for (const [key, child] of Object.entries(value)) {
     const wireKey = wireKeyOf(key, node, context.renames)
+    // Wire names are chosen apart from every key the document declares, so a key of the value spelled like one is an
+    // extra key; it would read back as the key renamed to it: the wire cannot say it.
+    if (!context.renames.has(key) && spellsWireName(key, context.renames))
+      return { unsendable: `the extra key ${JSON.stringify(key)} is the wire name of a renamed key` }
     if (Object.hasOwn(sent, wireKey))
       return {
         unsendable: `${JSON.stringify(key)} goes out as ${JSON.stringify(wireKey)}, a key the value also carries`,
@@ -170,7 +183,7 @@ function encodeObject(value: JsonObject, node: JsonObject, context: EncoderConte
   return { sent }
 }
 
-function wireItem(node: JsonObject, index: number): JsonValue {
+export function wireItem(node: JsonObject, index: number): JsonValue {
   const tuple = Array.isArray(node.prefixItems)
     ? node.prefixItems
     : Array.isArray(node.items)
