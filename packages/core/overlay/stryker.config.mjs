@@ -16,7 +16,14 @@ export default {
   vitest: { pool: 'forks' },
   coverageAnalysis: 'perTest',
   concurrency: 1,
-  mutate: ['src/route-projection.ts', 'src/registration.ts', 'src/declared-calls.ts', 'src/tool-gate.ts'],
+  mutate: [
+    'src/route/route-projection.ts',
+    'src/gate/register-door.ts',
+    'src/gate/judge.ts',
+    'src/gate/bare-guard.ts',
+    'src/gate/tool-gate.ts',
+    'src/route/declared-calls.ts',
+  ],
   ignorePatterns: ['dist', 'client/dist'],
   // Stryker rewrites a tsconfig's `extends` for a sandbox two levels deeper than the package; ours keeps the depth,
   // so the rewrite would break it: point the rewriter at no file.

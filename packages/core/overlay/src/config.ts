@@ -15,7 +15,7 @@ export interface OverlaySettings {
   readonly mode: Exclude<OverlayMode, 'collect'>
   /**
    * The model route whose wire schemas to send, with arguments read back for it. Unset: the route each request
-   * actually uses, detected per agent (see `route-projection.ts`).
+   * actually uses, detected per agent (see `route/route-projection.ts`).
    */
   readonly route: ProfileId | undefined
   readonly validateArguments: boolean

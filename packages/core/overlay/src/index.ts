@@ -14,7 +14,7 @@ export {
 export type { OverlayMode } from './gate/judge.ts'
 export { validatorProblemNotice } from './gate/notices.ts'
 export { installOnToolRuntimePrototype, type ToolRuntimeClass } from './gate/prototype.ts'
-export { type ModelRoute, profileForRoute } from './route-projection.ts'
+export { type ModelRoute, profileForRoute } from './route/route-projection.ts'
 export { HardenOverlay }
 
 /** The module is itself a cordis plugin, so a DSH profile row can name the package. */

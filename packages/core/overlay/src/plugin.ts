@@ -12,7 +12,7 @@ import { registerDoor } from './gate/register-door.ts'
 import { ToolGate } from './gate/tool-gate.ts'
 import { installDeclaredCalls } from './route/declared-calls.ts'
 import { installRenamedLookup } from './route/renamed-lookup.ts'
-import { RouteProjection, type ToolsInScope } from './route-projection.ts'
+import { RouteProjector, type ToolsInScope } from './route/route-projection.ts'
 
 /**
  * The cordis plugin: a DSH profile row (`name: "@dsh-harden/overlay"`) or `ctx.plugin(HardenOverlay, config)`. It
@@ -27,8 +27,11 @@ export const HardenOverlay = {
     const notify = stderrAndLogger(ctx)
     const settings = readConfig(config, notify)
     // One wire path: a configured route and a found one are applied by the same projection, renames and reading.
-    const routes = new RouteProjection(notProjectedOnce(notify), settings.route, (tool, profile, reason) =>
-      notify(withheldOnRouteNotice(tool, profile, reason)),
+    const routes = new RouteProjector(
+      notProjectedOnce(notify),
+      settings.route,
+      (tool, profile, reason) => notify(withheldOnRouteNotice(tool, profile, reason)),
+      notify,
     )
     const tools = rawTools(ctx)
     const registry = dshRegistryOf(tools)

@@ -1,6 +1,6 @@
 import type { JsonObject, Projection, ToolContract } from '@dsh-harden/tools'
 import { describe, expect, it } from 'vitest'
-import { RouteProjection, type ToolsInScope } from '../src/route-projection.ts'
+import { RouteProjector, type ToolsInScope } from '../src/route/route-projection.ts'
 
 /**
  * The rename table a call is read back with belongs to the agent that assembled the request (issue 23 item 7: the
@@ -20,7 +20,7 @@ function wireNameOf(assembly: { tools?: readonly { name?: unknown }[] }): string
 
 describe('a called name is read back with the table of the agent that assembled the request', () => {
   it('an agent on a renaming route keeps its table after another agent assembles on a route that renames nothing', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const renaming = {}
     const plain = {}
     const wire = wireNameOf(routes.project(ASSEMBLY, 'deepseek', undefined, NO_TOOLS, renaming))
@@ -33,7 +33,7 @@ describe('a called name is read back with the table of the agent that assembled 
   })
 
   it('an agent whose route renamed nothing never reads the table of the agent assembled last', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const renaming = {}
     const plain = {}
     routes.project(ASSEMBLY, 'gemini', undefined, NO_TOOLS, plain)
@@ -43,7 +43,7 @@ describe('a called name is read back with the table of the agent that assembled 
   })
 
   it('a call from a scope no assembly named (or none) falls back to the last assembly’s table', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const wire = wireNameOf(routes.project(ASSEMBLY, 'deepseek', undefined, NO_TOOLS, {}))
     expect(routes.registeredName(wire, {})).toBe(DECLARED)
     expect(routes.registeredName(wire)).toBe(DECLARED)
@@ -52,7 +52,7 @@ describe('a called name is read back with the table of the agent that assembled 
 })
 
 describe('the route an assembly uses is read from what it carries', () => {
-  const routes = new RouteProjection()
+  const routes = new RouteProjector()
   const routeOf = (variables: Readonly<Record<string, unknown>>) =>
     routes.routeOf({ variables }, { agent: {} })
 
@@ -66,7 +66,7 @@ describe('the route an assembly uses is read from what it carries', () => {
   it('no variables: the agent’s own options; no context and no request seen: none', () => {
     const agent = { options: { provider: 'deepseek' } }
     expect(routes.routeOf({}, { agent })).toBe('deepseek')
-    expect(new RouteProjection().routeOf({}, undefined)).toBeUndefined()
+    expect(new RouteProjector().routeOf({}, undefined)).toBeUndefined()
     expect(routes.argumentProfile({ agent })).toBe('deepseek')
   })
 })
@@ -95,7 +95,7 @@ describe('what a route changes in an assembly, and only that', () => {
   const declaredName = (name: string) => ({ name, parameters: DECLARED_SCHEMA })
 
   it('an assembly with nothing to change is handed back as the very same object', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const assembly = { tools: [declaredName('read')] }
     expect(routes.project(assembly, 'deepseek', undefined, NO_TOOLS, {})).toBe(assembly)
     const noTools = { variables: {} }
@@ -103,7 +103,7 @@ describe('what a route changes in an assembly, and only that', () => {
   })
 
   it('a renamed tool keeps its parameters; the others, and a nameless entry, stay the very same objects', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const kept = declaredName('read')
     const nameless = { parameters: DECLARED_SCHEMA }
     const assembly = { tools: [declaredName(DECLARED), kept, nameless] }
@@ -116,7 +116,7 @@ describe('what a route changes in an assembly, and only that', () => {
   })
 
   it('a scope that resolves names one at a time: each tool gets its wire schema', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const definition = {}
     routes.remember(definition, countedContract(DECLARED_SCHEMA, PROJECTED) as unknown as ToolContract)
     const lookup: ToolsInScope = () => (name) => (name === 'read' ? definition : undefined)
@@ -130,7 +130,7 @@ describe('what a route changes in an assembly, and only that', () => {
   })
 
   it('a tool whose wire is its declared schema is left as DSH assembled it', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const definition = {}
     const asDeclared = (): Projection => ({
       wire: DECLARED_SCHEMA,
@@ -143,7 +143,7 @@ describe('what a route changes in an assembly, and only that', () => {
   })
 
   it('a view map is projected once per route, however many assemblies read it', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const definition = {}
     const contract = countedContract(DECLARED_SCHEMA, PROJECTED)
     routes.remember(definition, contract as unknown as ToolContract)
@@ -160,8 +160,8 @@ describe('what a route changes in an assembly, and only that', () => {
 
   it('a tool sent as declared for a reason of the moment is told each time and projected again next time', () => {
     const told: string[] = []
-    const routes = new RouteProjection((reason) => told.push(reason))
-    const silent = new RouteProjection()
+    const routes = new RouteProjector((reason) => told.push(reason))
+    const silent = new RouteProjector()
     const definition = {}
     const contract = countedContract(DECLARED_SCHEMA, () => ({ ...PROJECTED(), notProjected: 'the moment' }))
     routes.remember(definition, contract as unknown as ToolContract)
@@ -186,11 +186,11 @@ describe('on DSH’s request path', () => {
         return () => listeners.delete(name)
       },
     }
-    return { ctx: ctx as unknown as Parameters<RouteProjection['install']>[0], listeners }
+    return { ctx: ctx as unknown as Parameters<RouteProjector['install']>[0], listeners }
   }
 
   it('the last model request names the route calls are read back for, until the overlay stops', async () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const { ctx, listeners } = fakeContext()
     const dispose = routes.install(ctx, NO_TOOLS)
     const stream = listeners.get('llm/stream') as unknown as (options: object, next: () => unknown) => unknown
@@ -211,14 +211,14 @@ describe('on DSH’s request path', () => {
 
 describe('what DSH hands over may be partial or hostile', () => {
   it('a null agent is no agent: the assembly is projected and the route still read', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     expect(routes.routeOf({ variables: { provider: 'deepseek' } }, { agent: null as never })).toBe('deepseek')
     const projected = routes.project(ASSEMBLY, 'deepseek', undefined, NO_TOOLS, null)
     expect(routes.registeredName(wireNameOf(projected), null)).toBe(DECLARED)
   })
 
   it('variables whose read throws name no route', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const variables = Object.defineProperty({}, 'provider', {
       get: () => {
         throw new Error('hostile getter')
@@ -228,7 +228,7 @@ describe('what DSH hands over may be partial or hostile', () => {
   })
 
   it('wires of the view’s other tools leave an assembly that carries none of them as it is', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const definition = {}
     routes.remember(definition, countedContract(DECLARED_SCHEMA, PROJECTED) as unknown as ToolContract)
     const assembly = { tools: [{ name: 'other', parameters: DECLARED_SCHEMA }] }

@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { RouteProjection } from '../src/route-projection.ts'
+import { RouteProjector } from '../src/route/route-projection.ts'
 
 type Listener = (...args: never[]) => unknown
 
@@ -28,7 +28,7 @@ const NO_TOOLS = () => new Map<string, object>()
 describe('the overlay places each route by what serves it, and says so once', () => {
   it('a hand-declared pi-ai route at Ollama’s port gets the ollama profile, read from the route’s settings', () => {
     const told: string[] = []
-    const routes = new RouteProjection(undefined, undefined, undefined, (line) => told.push(line))
+    const routes = new RouteProjector(undefined, undefined, undefined, (line) => told.push(line))
     const dispose = routes.install(
       contextWith({ local: { api: 'openai-completions', baseURL: 'http://localhost:11434/v1' } }),
       NO_TOOLS,
@@ -45,19 +45,22 @@ describe('the overlay places each route by what serves it, and says so once', ()
 
   it('an unknown route gets conservative, not the profile of the route seen before it', () => {
     const told: string[] = []
-    const routes = new RouteProjection(undefined, undefined, undefined, (line) => told.push(line))
-    routes.install(contextWith({}), NO_TOOLS)
+    const logged: string[] = []
+    const routes = new RouteProjector(undefined, undefined, undefined, (line) => told.push(line))
+    routes.install(contextWith({}, logged), NO_TOOLS)
     expect(routes.routeOf({ variables: { provider: 'anthropic' } }, { agent: {} })).toBe('anthropic')
     expect(
       routes.routeOf({ variables: { provider: 'acme-gateway', model: 'acme-large' } }, { agent: {} }),
     ).toBe('conservative')
-    expect(told).toHaveLength(2)
-    expect(told[1]).toMatch(/gets the conservative profile \(no rule knows this route/)
-    expect(told[1]).toMatch(/set `route: <profile>` in the dsh-harden row/)
+    // A provider key's own row is only logged; a route no key places is told to the user, once.
+    expect(logged.filter((line) => line.includes('gets the anthropic profile'))).toHaveLength(1)
+    expect(told).toHaveLength(1)
+    expect(told[0]).toMatch(/gets the conservative profile \(no rule knows this route/)
+    expect(told[0]).toMatch(/set `route: <profile>` in the dsh-harden row/)
   })
 
   it('a gateway is placed by the model it forwards to', () => {
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     expect(
       routes.routeOf({ variables: { provider: 'amazon-bedrock', model: 'amazon.nova-pro-v1:0' } }, undefined),
     ).toBe('conservative')
@@ -71,7 +74,7 @@ describe('the overlay places each route by what serves it, and says so once', ()
 
   it('without a notice sink the placement goes to DSH’s logger, once, and the model request is placed the same way', () => {
     const logged: string[] = []
-    const routes = new RouteProjection()
+    const routes = new RouteProjector()
     const ctx = contextWith({}, logged)
     routes.install(ctx, NO_TOOLS)
     const stream = (ctx as unknown as { listeners: Map<string, Listener> }).listeners.get(
@@ -113,10 +116,10 @@ describe('the overlay places each route by what serves it, and says so once', ()
         fc.array(route, { maxLength: 6 }),
         route.filter((r) => Object.keys(r).length > 0),
         (before, last) => {
-          const fresh = new RouteProjection()
+          const fresh = new RouteProjector()
           fresh.install(contextWith(settings), NO_TOOLS)
           const expected = fresh.routeOf({ variables: last }, undefined)
-          const used = new RouteProjection()
+          const used = new RouteProjector()
           const ctx = contextWith(settings)
           used.install(ctx, NO_TOOLS)
           const stream = (ctx as unknown as { listeners: Map<string, Listener> }).listeners.get(

@@ -14,7 +14,7 @@ import type { Admitted } from './register-door.ts'
 
 /**
  * Where the gate hands each accepted tool, so the route a session uses can be applied where DSH assembles the request
- * (`route-projection.ts`) and calls are read back at DSH's call door (`route/declared-calls.ts`).
+ * (`route/route-projection.ts`) and calls are read back at DSH's call door (`route/declared-calls.ts`).
  */
 export interface RoutedBinding {
   /** Called once per accepted tool with the definition readers see and the contract compiled for it. */

@@ -11,7 +11,7 @@ import {
   renameAll,
   type ToolContract,
 } from '@dsh-harden/tools'
-import type { RoutedBinding } from './registration.ts'
+import type { RoutedBinding } from '../gate/tool-gate.ts'
 
 // Which profile a route gets is data in @dsh-harden/tools (`projection/routes.ts`): every pi-ai provider key, DSH's
 // `deepseek-official`, gateways by model id, local engines by endpoint, `conservative` for a route nothing places.
@@ -122,7 +122,7 @@ export function piAiRouteConfig(ctx: Context): RouteConfig {
  */
 const NO_RENAMES: ReadonlyMap<string, string> = new Map()
 
-export class RouteProjection implements RoutedBinding {
+export class RouteProjector implements RoutedBinding {
   /** Told why a tool's schema goes out as declared for a route (`Projection.notProjected`). */
   private readonly onNotProjected: ((reason: string) => void) | undefined
   /** The profile a DSH profile row configured: every assembly and call uses it, through the same steps as a found one. */
@@ -138,8 +138,12 @@ export class RouteProjection implements RoutedBinding {
   private lastNames: ReadonlyMap<string, string> | undefined
   /** Per view map, so agents of different scopes taking turns each keep theirs. */
   private readonly wiresByView = new WeakMap<ReadonlyMap<string, object>, ViewWires>()
-  /** Told once per route which profile it got and why (a line for the user; DSH's logger when not given). */
-  private onPlaced: ((line: string) => void) | undefined
+  /**
+   * Told once per route that a rule other than its provider key placed (a base URL, a model id, `conservative`):
+   * which profile it got and why, a line for the user. A provider key's own row is only logged (DSH's logger).
+   */
+  private readonly onPlaced: ((line: string) => void) | undefined
+  private logPlaced: ((line: string) => void) | undefined
   /** The profile of each route seen, by its facts: placed and told once, since the facts decide it. */
   private readonly placed = new Map<string, ProfileId>()
   private routeConfig: RouteConfig = NO_ROUTE_CONFIG
@@ -200,7 +204,10 @@ export class RouteProjection implements RoutedBinding {
     if (known !== undefined) return known
     const placement = placeRoute(facts)
     this.placed.set(key, placement.profile)
-    this.onPlaced?.(placedNotice(facts, placement))
+    const byKey =
+      facts.provider !== undefined && profileForRoute({ provider: facts.provider }) === placement.profile
+    const tell = byKey ? this.logPlaced : (this.onPlaced ?? this.logPlaced)
+    tell?.(placedNotice(facts, placement))
     return placement.profile
   }
 
@@ -309,7 +316,7 @@ export class RouteProjection implements RoutedBinding {
   /** Listens on DSH's request path; returns the disposer. */
   install(ctx: Context, tools: ToolsInScope): () => void {
     this.routeConfig = piAiRouteConfig(ctx)
-    this.onPlaced ??= loggerOf(ctx)
+    this.logPlaced = loggerOf(ctx)
     const on = (ctx as unknown as { on: Listen }).on.bind(ctx)
     const disposeAssemble = on(
       'system-prompt/assemble',
