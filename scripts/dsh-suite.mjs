@@ -132,7 +132,7 @@ function installedToolsVersion() {
 }
 
 function writeConfigs(root) {
-  const options = profile === undefined ? '' : `, { profile: ${JSON.stringify(profile)} }`
+  const options = profile === undefined ? '' : `, { route: ${JSON.stringify(profile)} }`
   writeFileSync(
     join(root, 'overlay-setup.ts'),
     [

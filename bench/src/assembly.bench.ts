@@ -114,7 +114,7 @@ const ROUNDS: Readonly<Record<number, number>> = { 500: 40, 2000: 30, 4000: 30 }
 
 const CONFIGURATIONS: readonly (readonly [string, OverlayConfig])[] = [
   ['overlay assemble()', {}],
-  ['overlay+deepseek assemble()', { profile: 'deepseek' }],
+  ['overlay+deepseek assemble()', { route: 'deepseek' }],
 ]
 
 export async function assembly(): Promise<MeasuredOutput> {

@@ -79,7 +79,7 @@ async function settledHeap(): Promise<number> {
 async function keptBytes(hardened: boolean): Promise<number> {
   const app = await createToolRuntime({
     hardened,
-    overlay: { profile: 'deepseek', validateArguments: true },
+    overlay: { route: 'deepseek', validateArguments: true },
   })
   for (let index = 0; index < WARMUP; index++) await cycle(app, -1 - index)
   const before = await settledHeap()
@@ -109,7 +109,7 @@ function firstCall(label: string, hardened: boolean, branches: number): AsyncSid
     async prepare() {
       const app = await createToolRuntime({
         hardened,
-        overlay: { profile: 'deepseek', validateArguments: true },
+        overlay: { route: 'deepseek', validateArguments: true },
       })
       const name = `big_allof_${++variant}`
       const fiber = registerTool(app, name, allOfSchema(branches, variant))

@@ -5,7 +5,7 @@ import { HardenOverlay, type OverlayConfig } from '@dsh-harden/overlay'
 
 export interface RuntimeOptions {
   readonly hardened: boolean
-  /** The overlay's configuration (e.g. `{ profile: 'deepseek' }`); only with `hardened`. */
+  /** The overlay's configuration (e.g. `{ route: 'deepseek' }`); only with `hardened`. */
   readonly overlay?: OverlayConfig | undefined
 }
 

@@ -172,9 +172,9 @@ export async function runCordisScenario(options: ScenarioOptions): Promise<Scena
   try {
     await loadAgentRuntime(app, endpoint.baseURL, API_KEY_ENV)
     if (options.hardened) {
-      // Before any tool plugin, so every registration goes through the overlay. `profile` selects the wire
+      // Before any tool plugin, so every registration goes through the overlay. `route` selects the wire
       // projection and the inverse argument normalization for the DeepSeek route.
-      const overlayConfig: OverlayConfig & { readonly profile: string } = { profile: 'deepseek' }
+      const overlayConfig: OverlayConfig = { route: 'deepseek' }
       await app.plugin(HardenOverlay, overlayConfig)
     }
     await app.plugin(DynamicCordisRunner)

@@ -37,7 +37,7 @@ import { type ScriptedToolCall, type ScriptStep, startScriptedEndpoint } from '.
  * real sandbox stack of feasibility §3 — `dsh-sandbox-policy`, `dsh-sandbox-local` (Landlock or bwrap),
  * `dsh-bash-sandbox`, `dsh-fs-sandbox`, `dsh-pwsh-sandbox` — with the real `dsh-user-approval` and an answerer hooked
  * into `approval/request` that records whether the user was asked. A scripted DeepSeek endpoint replays the calls.
- * Hardened adds `@dsh-harden/tool-bash`, `-tool-fs`, `-tool-pwsh` and the overlay (`profile: 'deepseek'`) before
+ * Hardened adds `@dsh-harden/tool-bash`, `-tool-fs`, `-tool-pwsh` and the overlay (`route: 'deepseek'`) before
  * the tool plugins.
  */
 export type ApprovalPolicy = 'ask' | 'never'
@@ -167,7 +167,7 @@ export async function runEscalationScenario(
       return 'allowed-once'
     })
     if (options.hardened) {
-      await app.plugin(HardenOverlay, { profile: 'deepseek' })
+      await app.plugin(HardenOverlay, { route: 'deepseek' })
       await app.plugin(options.pwsh ? HardenToolPwsh : HardenToolBash, options.escalation)
       await app.plugin(HardenToolFs, options.escalation)
     }

@@ -39,12 +39,12 @@ async function compose(
   await app.plugin(SandboxPolicyService, { mode, workspaceRoot: workspace })
   await app.plugin(SandboxedFileSystem)
   const early = options.hardened && !options.late
-  if (early && options.overlayFirst) await app.plugin(HardenOverlay, { profile: 'deepseek' })
+  if (early && options.overlayFirst) await app.plugin(HardenOverlay, { route: 'deepseek' })
   if (early) await app.plugin(HardenToolFs)
-  if (early && options.overlayFirst === false) await app.plugin(HardenOverlay, { profile: 'deepseek' })
+  if (early && options.overlayFirst === false) await app.plugin(HardenOverlay, { route: 'deepseek' })
   await app.plugin(DshToolFs)
   // As in the app: DSH's tool-fs registers with the session's agent, before the overlay and this row applied.
-  if (options.late) await app.plugin(HardenOverlay, { profile: 'deepseek' })
+  if (options.late) await app.plugin(HardenOverlay, { route: 'deepseek' })
   const harden = options.late ? app.plugin(HardenToolFs) : undefined
   await harden
   const tools = (app as unknown as { tools: Tools }).tools
