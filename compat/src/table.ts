@@ -166,7 +166,7 @@ async function serverReport(
     const cells = {} as Record<ProfileId, Cell>
     for (const profile of profiles) {
       const verdict = byProfile.get(profile)![entry]!
-      const after = afterVerdict(listed, verdict)
+      const after = afterVerdict(listed, verdict, profile)
       if (contract === undefined && verdict.tool !== undefined && after.verdict !== 'refused') {
         served = store.add(verdict.tool.inputSchema)
         try {
@@ -185,7 +185,7 @@ async function serverReport(
         reachedThroughPiAi(profile) && isPlainRecord(declared)
           ? await piAiSends(declared as JsonObject, name, profile)
           : undefined
-      const before = beforeVerdict(declared, profile, listing.sdkRejection, piAiSent)
+      const before = beforeVerdict(listed, profile, listing.sdkRejection, piAiSent)
       cells[profile] = {
         before: { ...before, judges: await runJudges(profile, declared, name) },
         after: {

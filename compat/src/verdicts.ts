@@ -2,8 +2,8 @@
  * The two verdicts on one tool for one route, both computed by `@dsh-harden/tools` as it is when the table runs (so a
  * change to the rules changes the table):
  *
- * - **before** (stock DSH): the SDK's whole-page check at intake, then the declared schema sent unchanged and judged
- *   by the route's written contract (`judgeRoute`).
+ * - **before** (stock DSH): the SDK's whole-page check at intake, then the declared schema sent unchanged under the
+ *   declared name, both judged by the route's written contract (`stockRouteVerdict`).
  * - **after** (dsh-harden): the tolerant MCP boundary (`judgeMcpToolList` with the route), which repairs, projects and
  *   refuses per tool.
  */
@@ -45,16 +45,18 @@ export interface After {
 }
 
 /**
+ * @param listed - the tool as the server listed it: its `inputSchema` and `name` are what stock DSH sends.
  * @param piAiSent - the schema pi-ai sends for the declared one, on routes DSH reaches through pi-ai (`piAiSends`);
  *   `{ error }` when pi-ai builds no request for it.
  */
 export function beforeVerdict(
-  declared: unknown,
+  listed: Readonly<Record<string, unknown>>,
   profile: ProfileId,
   sdkRejection: string | undefined,
   piAiSent?: { readonly sent: unknown } | { readonly error: string },
 ): Before {
-  const route = routeVerdict(declared, profile)
+  const name = typeof listed.name === 'string' ? listed.name : undefined
+  const route = routeVerdict(listed.inputSchema, profile, name)
   const lost =
     sdkRejection === undefined
       ? undefined
@@ -64,7 +66,7 @@ export function beforeVerdict(
       ? undefined
       : 'error' in piAiSent
         ? { verdict: 'refused' as const, reasons: [`pi-ai builds no request: ${piAiSent.error}`] }
-        : routeVerdict(piAiSent.sent, profile)
+        : routeVerdict(piAiSent.sent, profile, name)
   const viaPiAi =
     piAi === undefined || lost === undefined
       ? piAi
@@ -80,12 +82,16 @@ export function beforeVerdict(
 }
 
 // The verdict is decided in @dsh-harden/tools (`stockRouteVerdict`), the one function sanitize and mcp check call too.
-function routeVerdict(declared: unknown, profile: ProfileId): { verdict: BeforeVerdict; reasons: string[] } {
-  const { verdict, reasons } = stockRouteVerdict(declared, profile)
+function routeVerdict(
+  declared: unknown,
+  profile: ProfileId,
+  name: string | undefined,
+): { verdict: BeforeVerdict; reasons: string[] } {
+  const { verdict, reasons } = stockRouteVerdict(declared, profile, name)
   return { verdict, reasons: [...reasons] }
 }
 
 // Decided in @dsh-harden/tools (`toolRouteVerdict`), the one function sanitize and mcp check call too.
-export function afterVerdict(listed: unknown, verdict: McpToolVerdict): After {
-  return toolRouteVerdict(listed, verdict)
+export function afterVerdict(listed: unknown, verdict: McpToolVerdict, profile: ProfileId): After {
+  return toolRouteVerdict(listed, verdict, profile)
 }

@@ -110,19 +110,20 @@ describe('the stock verdict through pi-ai', () => {
   // memory@2026.8.31's `read_graph` as listed: zod-to-json-schema's root `$schema`, which Anthropic is reported to
   // refuse (claude-code#586) and pi-ai's Anthropic route drops before sending.
   const readGraph = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {} }
+  const listed = { name: 'read_graph', inputSchema: readGraph }
 
   it("judges what pi-ai sends beside the declared schema, and keeps intake's loss", () => {
     const sent = { sent: { type: 'object', properties: {}, required: [] } }
-    const kept = beforeVerdict(readGraph, 'anthropic', undefined, sent)
+    const kept = beforeVerdict(listed, 'anthropic', undefined, sent)
     expect(kept.verdict).toBe('refused')
     expect(kept.viaPiAi?.verdict).toBe('as-is')
-    expect(beforeVerdict(readGraph, 'anthropic', 'tools.0.inputSchema.type: …', sent).viaPiAi?.verdict).toBe(
+    expect(beforeVerdict(listed, 'anthropic', 'tools.0.inputSchema.type: …', sent).viaPiAi?.verdict).toBe(
       'refused',
     )
-    expect(beforeVerdict(readGraph, 'anthropic', undefined, { error: 'no request' }).viaPiAi?.verdict).toBe(
+    expect(beforeVerdict(listed, 'anthropic', undefined, { error: 'no request' }).viaPiAi?.verdict).toBe(
       'refused',
     )
-    expect(beforeVerdict(readGraph, 'anthropic', undefined).viaPiAi).toBeUndefined()
+    expect(beforeVerdict(listed, 'anthropic', undefined).viaPiAi).toBeUndefined()
   })
 
   it('is given on the routes DSH reaches through pi-ai and only there', () => {

@@ -3,11 +3,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { checkServer } from '@dsh-harden/mcp-check'
 import { ECHO_SERVER } from '@dsh-harden/mcp-repair/fixtures'
-import { checkProfileContract, judgeMcpToolList, PROFILE_IDS } from '@dsh-harden/tools'
+import {
+  checkProfileContract,
+  judgeMcpToolList,
+  meetsName,
+  PROFILE_IDS,
+  profileRules,
+} from '@dsh-harden/tools'
 import { afterAll, describe, expect, it } from 'vitest'
 // compat is a private workspace package with no entry for its verdicts; its own module is read where it lives.
 import { afterVerdict, beforeVerdict } from '../../../compat/src/verdicts.ts'
 import { runCli } from './run-cli.ts'
+
+const DOTTED = 'service.doSomething'
 
 /**
  * The hard cases of route verdicts, one tool each: an object root with no `properties`, `{}`, a root of `$schema`
@@ -55,7 +63,7 @@ const TOOLS = [
       ],
     },
   },
-  { name: 'service.doSomething', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
+  { name: DOTTED, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
   {
     name: 'spaced_key',
     inputSchema: { type: 'object', properties: { 'user name': { type: 'string' } }, required: ['user name'] },
@@ -99,15 +107,25 @@ describe('mcp check, sanitize and compat give one verdict per tool and route (to
       // An object root with no `properties` is never fine as sent where the route's written rules refuse it.
       if (checkProfileContract({ type: 'object' }, profile).length > 0)
         expect(stockChecked('bare_object'), profile).toBe('refused')
+      // A name outside the route's tool-name pattern fails every request stock sends it in; every door renames it.
+      const { toolNames } = profileRules(profile)
+      if (!meetsName(DOTTED, toolNames)) {
+        expect(stockChecked(DOTTED), profile).toBe('refused')
+        const reason = route.verbatim.find((r) => r.tool === DOTTED)!.reason
+        expect(reason, profile).toContain(`/name: ${profile}: the tool name "${DOTTED}"`)
+        expect(reason, profile).toContain(toolNames.text)
+        expect(reason, profile).toContain(`--route ${profile}`)
+        expect(checked.get(DOTTED), profile).toBe('decoded')
+      } else expect(checked.get(DOTTED), profile).toBe('as-is')
       // compat: its before and after verdicts.
       const verdicts = judgeMcpToolList(TOOLS, { profile })
       for (const [index, tool] of TOOLS.entries()) {
         const where = `${profile} ${tool.name}`
-        const after = afterVerdict(tool, verdicts[index]!).verdict
+        const after = afterVerdict(tool, verdicts[index]!, profile).verdict
         expect(sanitized.get(tool.name), where).toBe(after)
         expect(checked.get(tool.name), where).toBe(after)
         expect(stockChecked(tool.name), `${where} (stock)`).toBe(
-          beforeVerdict(tool.inputSchema, profile, undefined).route,
+          beforeVerdict(tool, profile, undefined).route,
         )
       }
     }

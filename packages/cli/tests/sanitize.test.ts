@@ -240,7 +240,7 @@ describe('dsh-harden sanitize: projection per tool', { timeout: 600_000 }, () =>
     const tools = await fixtureTools()
     for (const profile of PROFILE_IDS) {
       const expected = judgeMcpToolList(tools, { profile }).map(
-        (v) => toolRouteVerdict(tools[v.entry], v).verdict,
+        (v) => toolRouteVerdict(tools[v.entry], v, profile).verdict,
       )
       const { body: other } = await sanitizeJson(profile)
       expect(

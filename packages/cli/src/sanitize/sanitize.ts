@@ -98,7 +98,7 @@ function projectTools(
   const report: ToolVerdict[] = []
   for (const verdict of judgeMcpToolList(tools, { profile: options.profile })) {
     const { name } = verdict
-    const route = toolRouteVerdict(tools[verdict.entry], verdict).verdict
+    const route = toolRouteVerdict(tools[verdict.entry], verdict, options.profile).verdict
     const repairs = repairChanges(verdict)
     if (verdict.tool === undefined || verdict.projection === undefined) {
       report.push(

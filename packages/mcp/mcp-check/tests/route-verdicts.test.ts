@@ -19,7 +19,7 @@ describe('mcp check reports each route with the verdicts pnpm compat and sanitiz
         refused: [] as string[],
       }
       for (const verdict of judgeMcpToolList(tools, { profile: route.profile }))
-        expected[toolRouteVerdict(tools[verdict.entry], verdict).verdict].push(verdict.name)
+        expected[toolRouteVerdict(tools[verdict.entry], verdict, route.profile).verdict].push(verdict.name)
       expect(route.verdicts, route.profile).toEqual(expected)
       expect(Object.values(route.verdicts).flat().length).toBe(tools.length)
     }

@@ -2,9 +2,10 @@ import type { ProjectionChange } from '../projection/types.ts'
 
 /**
  * Projection changes that alter what the model sends, so the arguments must be read back before a server sees them.
- * The one decoder is `ToolContract.parseArguments`, which the dsh-harden overlay runs in DSH before every tool executes
- * (plugin tools and MCP tools alike). `dsh-harden mcp repair` and the lazy gateway serve schemas unprojected and decode
- * nothing, so a wire schema used outside the overlay changes what the server receives.
+ * The one decoder is the contract's reading (`ToolContract.parseArguments`, `normalizeArguments`): the dsh-harden
+ * overlay runs it in DSH before every tool executes (plugin tools and MCP tools alike), and `dsh-harden mcp repair`
+ * and `mcp gateway` run it on every call when given `--route`. Without `--route` they serve schemas unprojected and
+ * decode nothing, and a wire schema `sanitize` wrote, used anywhere else, changes what the server receives.
  */
 const DECODE_NOTES: Readonly<Partial<Record<ProjectionChange['action'], string>>> = {
   'encoded-json':
@@ -14,6 +15,10 @@ const DECODE_NOTES: Readonly<Partial<Record<ProjectionChange['action'], string>>
   'widened-nullable':
     'the model may send null here for "not provided"; without a decoder the server receives null instead of no field',
 }
+
+/** Why a tool renamed on the wire (its name outside the route's `toolNames`) needs its calls mapped back. */
+export const RENAMED_TOOL_NOTE =
+  'the model calls this tool by its wire name; without a decoder mapping it back the server receives a name it never declared'
 
 /** Why `change` needs a decoder on the way back, or `undefined` when the server receives what it declared. */
 export function decoderNote(change: ProjectionChange): string | undefined {

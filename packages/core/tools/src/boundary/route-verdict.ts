@@ -1,7 +1,9 @@
 import type { JsonObject } from '../json-value.ts'
+import { meetsName } from '../projection/names.ts'
+import { profileRules } from '../projection/profiles.ts'
 import type { ProfileId, ProjectionChange } from '../projection/types.ts'
-import { formatViolation } from '../violation.ts'
-import { decoderNote } from './decoding.ts'
+import { formatViolation, type SchemaViolation } from '../violation.ts'
+import { decoderNote, RENAMED_TOOL_NOTE } from './decoding.ts'
 import { isPlainRecord } from './mcp-shape.ts'
 import type { McpToolVerdict } from './mcp-tool.ts'
 import { judgeRoute, type RouteVerdict } from './route-refusal.ts'
@@ -10,11 +12,11 @@ import { judgeRoute, type RouteVerdict } from './route-refusal.ts'
  * The one verdict on a listed tool for one route, in the words of the compatibility table (`pnpm compat`),
  * `dsh-harden sanitize` and `dsh-harden mcp check`, all of which call these functions:
  *
- * - with dsh-harden (`toolRouteVerdict`): `as-is` (the wire schema is the very object the server listed),
- *   `repaired` (sent changed, no decoder needed), `decoded` (projected with a decoder) or `refused` (isolated, or the
- *   route would still refuse the wire);
- * - stock (`stockRouteVerdict`): the declared schema sent unchanged: `as-is`, `misread` (taken, but the arguments come
- *   back wrong) or `refused`.
+ * - with dsh-harden (`toolRouteVerdict`): `as-is` (the wire schema is the very object the server listed, under the
+ *   name it listed), `repaired` (sent changed, no decoder needed), `decoded` (projected with a decoder, or renamed
+ *   because the route refuses the tool's name) or `refused` (isolated, or the route would still refuse the wire);
+ * - stock (`stockRouteVerdict`): the declared schema sent unchanged under the declared name: `as-is`, `misread`
+ *   (taken, but the arguments come back wrong) or `refused` (the schema or the name).
  */
 export type ToolRouteVerdictKind = 'as-is' | 'repaired' | 'decoded' | 'refused'
 export type StockRouteVerdictKind = 'as-is' | 'misread' | 'refused'
@@ -48,21 +50,41 @@ export function showChange(change: ProjectionChange): string {
   return `${change.pointer || '(root)'} ${change.action}${change.keyword ? ` ${change.keyword}` : ''}: ${change.detail}`
 }
 
-/** The route's verdict on a schema sent exactly as declared (what stock DSH sends). */
-export function stockRouteVerdict(declared: unknown, profile: ProfileId): StockRouteVerdict {
+/**
+ * Why `profile` refuses a tool called `name`, or `undefined` when its `toolNames` pattern takes it. Stock DSH sends the
+ * name as declared, so one such tool fails every request that lists it.
+ */
+export function toolNameRefusal(name: string, profile: ProfileId): SchemaViolation | undefined {
+  const rule = profileRules(profile).toolNames
+  if (meetsName(name, rule)) return undefined
+  return {
+    pointer: '/name',
+    rule: 'profile-shape',
+    message: `${profile}: the tool name ${JSON.stringify(name)} is outside the route's pattern ${rule.text}`,
+    hint: `serve it through a door given the route (dsh-harden sanitize, mcp repair or mcp gateway with --route ${profile}) or the dsh-harden overlay: each sends a name the route takes and maps calls back`,
+  }
+}
+
+/**
+ * The route's verdict on a tool sent exactly as declared (what stock DSH sends): its schema, and its `name` when given
+ * (the name's refusal comes first). Without `name` only the schema is judged.
+ */
+export function stockRouteVerdict(declared: unknown, profile: ProfileId, name?: string): StockRouteVerdict {
+  const nameRefusal = name === undefined ? undefined : toolNameRefusal(name, profile)
+  const named = nameRefusal === undefined ? [] : [formatViolation(nameRefusal)]
+  const refused = (reasons: readonly string[]): StockRouteVerdict => ({
+    verdict: 'refused',
+    reasons: [...named, ...reasons].slice(0, REASONS_SHOWN),
+  })
   if (!isPlainRecord(declared))
-    return {
-      verdict: 'refused',
-      reasons: ['(root): the inputSchema is not a JSON object, so no route can take it'],
-    }
+    return refused(['(root): the inputSchema is not a JSON object, so no route can take it'])
   let verdict: RouteVerdict
   try {
     verdict = judgeRoute(declared as JsonObject, profile)
   } catch (error) {
-    return { verdict: 'refused', reasons: [`the route check failed: ${(error as Error).message}`] }
+    return refused([`the route check failed: ${(error as Error).message}`])
   }
-  if (verdict.refusals.length > 0)
-    return { verdict: 'refused', reasons: verdict.refusals.slice(0, REASONS_SHOWN).map(formatViolation) }
+  if (named.length > 0 || verdict.refusals.length > 0) return refused(verdict.refusals.map(formatViolation))
   if (verdict.misreads.length > 0)
     return { verdict: 'misread', reasons: verdict.misreads.slice(0, REASONS_SHOWN).map(formatViolation) }
   return { verdict: 'as-is', reasons: [] }
@@ -70,9 +92,15 @@ export function stockRouteVerdict(declared: unknown, profile: ProfileId): StockR
 
 /**
  * The verdict on what the MCP boundary serves for one route (`judgeMcpToolList(tools, { profile })`); `listed` is the
- * tool as the server listed it, so `as-is` means the very same `inputSchema` object reaches the wire.
+ * tool as the server listed it, so `as-is` means the very same `inputSchema` object reaches the wire. Given the same
+ * `profile`, a tool whose name the route refuses is `decoded`: every door given the route renames it on the wire
+ * (`renameAll` over the route's `toolNames`) and maps calls back. Without `profile` the name is not judged.
  */
-export function toolRouteVerdict(listed: unknown, verdict: McpToolVerdict): ToolRouteVerdict {
+export function toolRouteVerdict(
+  listed: unknown,
+  verdict: McpToolVerdict,
+  profile?: ProfileId,
+): ToolRouteVerdict {
   if (verdict.status === 'isolated' || verdict.tool === undefined || verdict.projection === undefined) {
     const reasons = verdict.problems.flatMap((problem) =>
       problem.violations.slice(0, REASONS_SHOWN).map((v) => `${problem.schema}: ${formatViolation(v)}`),
@@ -87,14 +115,18 @@ export function toolRouteVerdict(listed: unknown, verdict: McpToolVerdict): Tool
     (problem) =>
       `${problem.schema} dropped (${problem.effect}): ${problem.violations.map(formatViolation).join('; ')}`,
   )
-  const changes = [...repairs, ...dropped, ...input.changes.map(showChange)]
+  const nameRefusal = profile === undefined ? undefined : toolNameRefusal(verdict.name, profile)
+  const renamed =
+    nameRefusal === undefined ? [] : [`/name renamed: ${nameRefusal.message}; sent under a name it takes`]
+  const changes = [...repairs, ...dropped, ...renamed, ...input.changes.map(showChange)]
   const decoder = input.changes.flatMap((change) => {
     const note = decoderNote(change)
     return note === undefined ? [] : [`${change.pointer || '(root)'}: ${note}`]
   })
+  if (nameRefusal !== undefined) decoder.unshift(`/name: ${RENAMED_TOOL_NOTE}`)
   const listedInput = isPlainRecord(listed) ? listed.inputSchema : undefined
   const asIs = input.wire === listedInput && input.changes.length === 0
   const kind: ToolRouteVerdictKind =
-    input.decoder.kind !== 'identity' ? 'decoded' : asIs ? 'as-is' : 'repaired'
+    input.decoder.kind !== 'identity' || nameRefusal !== undefined ? 'decoded' : asIs ? 'as-is' : 'repaired'
   return { verdict: kind, reasons: [], changes, decoder }
 }

@@ -18,14 +18,14 @@ export interface ToolRejection {
 }
 
 /**
- * How one model route meets the listed tools, as judged by `@dsh-harden/tools`: `stockRouteVerdict` for the schemas as
- * sent (the stock verdict `pnpm compat` and `sanitize` show), `judgeMcpToolList` and `toolRouteVerdict` with the
+ * How one model route meets the listed tools, as judged by `@dsh-harden/tools`: `stockRouteVerdict` for the tools as
+ * sent, schema and name (the stock verdict `pnpm compat` shows), `judgeMcpToolList` and `toolRouteVerdict` with the
  * profile for what dsh-harden serves.
  */
 export interface ProfileVerdict {
   readonly profile: ProfileId
   readonly tools: number
-  /** Stock DSH passes `inputSchema` through verbatim; the route refuses these (and with them, every request). */
+  /** Stock DSH passes `inputSchema` and `name` through verbatim; the route refuses these (and with them, every request). */
   readonly verbatim: readonly ToolRejection[]
   /** Taken by the route as sent, but the model's arguments come back changed (#1149, #1122); dsh-harden decodes. */
   readonly misread: readonly ToolRejection[]
@@ -54,7 +54,8 @@ function asSent(tools: readonly RawTool[], profile: ProfileId) {
   const misread: ToolRejection[] = []
   const wireOnly: ToolRejection[] = []
   tools.forEach((tool, index) => {
-    const stock = stockRouteVerdict(tool.inputSchema, profile)
+    const name = typeof tool.name === 'string' ? tool.name : undefined
+    const stock = stockRouteVerdict(tool.inputSchema, profile, name)
     const reason = stock.reasons[0] ?? ''
     if (stock.verdict === 'refused') verbatim.push({ tool: nameOf(tool, index), reason })
     else if (stock.verdict === 'misread') misread.push({ tool: nameOf(tool, index), reason })
@@ -77,7 +78,7 @@ export function profileVerdicts(tools: readonly RawTool[]): ProfileVerdict[] {
       refused: [],
     }
     for (const verdict of judgeMcpToolList(tools, { profile })) {
-      verdicts[toolRouteVerdict(tools[verdict.entry], verdict).verdict].push(verdict.name)
+      verdicts[toolRouteVerdict(tools[verdict.entry], verdict, profile).verdict].push(verdict.name)
       if (verdict.status !== 'isolated') continue
       const violations = verdict.problems.flatMap((problem) => problem.violations)
       hardened.push({
