@@ -9,16 +9,7 @@ import type { ProfileId } from './types.ts'
  * - `numericStrings`: a string spelling a JSON number, in a slot whose declared schema admits numbers but no string,
  *   reads as that number. A slot that admits strings is never touched.
  *
- * Sources (public reports, exact text):
- * - Unset optionals sent as `null` by OpenAI-style strict function calling: freelawproject/courtlistener-api-client
- *   PR #209 ("clients that send explicit `null` for unset optional params (a standard pattern for OpenAI-style strict
- *   function calling …) now get a hard `ToolError`"); ZenRows/zenrows-mcp PR #23 (a client "that serialises an unset
- *   optional as null rather than omitting the key — could not call a single tool … `-32602: expected string, received
- *   null`"); DSH #1149 (codex fills optional escalation fields). openai-strict and codex wires already widen optional
- *   fields the projection sees; this rule covers the slots it cannot widen (below a JSON-text slot, past `maxDepth`).
- * - Numbers sent as strings through Claude Code: VibiumDev/vibium issue #85 (`browser_sleep (MCP)(ms: "2000")` →
- *   "Error: ms is required and must be positive"; "LLMs often stringify numbers so both "2000" and 2000 should be
- *   handled").
+ * Sources: PROFILES.md, "Reading rules" (the reports, with their exact text), and compat/SOURCES.md §9.
  */
 export interface ReadingRules {
   readonly nullAsAbsent: boolean
