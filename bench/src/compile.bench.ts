@@ -1,4 +1,4 @@
-import { compileToolContract, DEFAULT_LIMITS, type ToolContract } from '@dsh-harden/tools'
+import { createToolContract, DEFAULT_LIMITS, type ToolContract } from '@dsh-harden/tools'
 import { DEEP_LEVELS, deepArgs, deepSchema } from './argument-cases.ts'
 import type { Comparison, Side } from './harness.ts'
 import { createBareAjv, PROFILE } from './validators.ts'
@@ -66,7 +66,7 @@ function firstParse(kind: SchemaKind): Side {
       const contracts: ToolContract[] = []
       for (let index = 0; index < kind.perSample; index++) {
         const identity = { tool: `compile_${generation}`, source: undefined }
-        contracts.push(compileToolContract(kind.schema(nextDescription()), identity, { limits: LIMITS }))
+        contracts.push(createToolContract(kind.schema(nextDescription()), identity, { limits: LIMITS }))
       }
       return {
         run() {

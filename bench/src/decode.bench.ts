@@ -1,4 +1,4 @@
-import { compileToolContract, type Decoder, type ProfileId, type ToolContract } from '@dsh-harden/tools'
+import { createToolContract, type Decoder, type ProfileId, type ToolContract } from '@dsh-harden/tools'
 import type { ValidateFunction } from 'ajv'
 import type { Comparison, Side } from './harness.ts'
 import { createBareAjv } from './validators.ts'
@@ -109,7 +109,7 @@ interface PreparedDecode {
 
 /** Fails before any timing when a row would not measure what it says. */
 function prepare(decodeCase: DecodeCase, bare: ReturnType<typeof createBareAjv>): PreparedDecode {
-  const contract = compileToolContract(decodeCase.parameters, { tool: decodeCase.name, source: 'bench' })
+  const contract = createToolContract(decodeCase.parameters, { tool: decodeCase.name, source: 'bench' })
   if (contract.validatorProblem !== undefined)
     throw new Error(
       `decode.bench: ${decodeCase.name}: ajv cannot compile the schema (${contract.validatorProblem.construct})`,

@@ -1,6 +1,6 @@
 import { assertSupportedJsonSchema, validateJsonSchemaValue } from '@deepseek-ai/dsh-tools'
 import {
-  compileToolContract,
+  createToolContract,
   type ProfileId,
   projectParameters,
   type SizeLimits,
@@ -72,7 +72,7 @@ function prepareTool(
 ) {
   const identity = { tool: tool.name, source: tool.source }
   // MCP tools take the tolerant path, as the overlay does for foreign schemas.
-  const contract = compileToolContract(tool.parameters, identity, { mode: 'repair', limits })
+  const contract = createToolContract(tool.parameters, identity, { mode: 'repair', limits })
   const prepared: PreparedTool = {
     name: tool.name,
     args: tool.args,

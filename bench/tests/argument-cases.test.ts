@@ -1,4 +1,4 @@
-import { compileToolContract, DEFAULT_LIMITS, JsonSchemaError } from '@dsh-harden/tools'
+import { createToolContract, DEFAULT_LIMITS, JsonSchemaError } from '@dsh-harden/tools'
 import { describe, expect, it } from 'vitest'
 import { type ArgumentCase, arraySchema, DEEP_LEVELS, deepArgs, deepSchema } from '../src/argument-cases.ts'
 import { exampleArguments } from '../src/example-args.ts'
@@ -40,10 +40,10 @@ describe('exampleArguments', () => {
 
 describe('synthetic cases', () => {
   it('builds depth-64 objects whose schema the root contract accepts, and a deeper one a tighter depth limit rejects', () => {
-    expect(compileToolContract(deepSchema(DEEP_LEVELS), identity).declared).toBeDefined()
+    expect(createToolContract(deepSchema(DEEP_LEVELS), identity).declared).toBeDefined()
     // Two JSON levels per object level (`properties`, then the property): 64 levels need more than 64.
     const tight = { limits: { ...DEFAULT_LIMITS, maxDepth: 2 * DEEP_LEVELS } }
-    expect(() => compileToolContract(deepSchema(4 * DEEP_LEVELS), identity, tight)).toThrow(JsonSchemaError)
+    expect(() => createToolContract(deepSchema(4 * DEEP_LEVELS), identity, tight)).toThrow(JsonSchemaError)
     let depth = 0
     for (let node: unknown = deepArgs(DEEP_LEVELS); node !== undefined; depth++)
       node = (node as { child?: unknown }).child

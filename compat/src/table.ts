@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import {
-  compileToolContract,
+  createToolContract,
   isPlainRecord,
   type JsonObject,
   judgeMcpToolList,
@@ -170,7 +170,7 @@ async function serverReport(
       if (contract === undefined && verdict.tool !== undefined && after.verdict !== 'refused') {
         served = store.add(verdict.tool.inputSchema)
         try {
-          contract = compileToolContract(verdict.tool.inputSchema, { tool: name, source: listing.id })
+          contract = createToolContract(verdict.tool.inputSchema, { tool: name, source: listing.id })
           samples = contractSamples(contract)
         } catch (error) {
           // A served schema meets the root contract, so this is a bug in the boundary: say which tool.

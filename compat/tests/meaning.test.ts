@@ -1,4 +1,4 @@
-import { compileToolContract, type Decoder, PROFILE_IDS } from '@dsh-harden/tools'
+import { createToolContract, type Decoder, PROFILE_IDS } from '@dsh-harden/tools'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { contractSamples, measureMeaning } from '../src/meaning.ts'
@@ -32,7 +32,7 @@ describe('meaning kept through projection and normalizeArguments', () => {
   it('holds on every route for declared schemas of the common shapes', () => {
     fc.assert(
       fc.property(declaredSchema({ nullableOptional: false }), (schema) => {
-        const contract = compileToolContract(schema, { tool: 'sampled', source: 'compat-test' })
+        const contract = createToolContract(schema, { tool: 'sampled', source: 'compat-test' })
         const samples = contractSamples(contract)
         expect(samples.length).toBeGreaterThan(0)
         for (const profile of PROFILE_IDS) {

@@ -1,5 +1,5 @@
 import { escalationParameters } from '@dsh-harden/escalation'
-import { checkProfileContract, compileToolContract, PROFILE_IDS } from '@dsh-harden/tools'
+import { checkProfileContract, createToolContract, PROFILE_IDS } from '@dsh-harden/tools'
 import { describe, expect, it } from 'vitest'
 
 /**
@@ -24,7 +24,7 @@ const BASH = {
 
 describe('the nullable escalation fields under every provider profile', () => {
   const widened = escalationParameters(BASH, { subject: 'command' }) as Record<string, unknown>
-  const contract = compileToolContract(widened, { tool: 'bash', source: 'tool-bash' })
+  const contract = createToolContract(widened, { tool: 'bash', source: 'tool-bash' })
   for (const profile of PROFILE_IDS) {
     it(`${profile}: the wire schema meets the profile and null survives the read-back`, () => {
       const { wire } = contract.projection(profile)

@@ -9,7 +9,7 @@ import { packageBin, SEED000_SERVER } from '@dsh-harden/mcp-client/fixtures'
 import { rewriteToolsListText } from '@dsh-harden/mcp-repair'
 import { listToolsRaw, REFERENCE_SERVERS, type ServerDescriptor } from '@dsh-harden/testkit/mcp-servers'
 import {
-  compileToolContract,
+  createToolContract,
   type JsonObject,
   judgeMcpToolList,
   type McpToolVerdict,
@@ -180,7 +180,7 @@ describe('one contract compiler: every entry point agrees on real servers', () =
           )
           // The overlay (strict author boundary) takes every served schema and projects it identically.
           for (const [name, verdict] of core) {
-            const contract = compileToolContract(verdict.tool?.inputSchema, { tool: name, source: server.id })
+            const contract = createToolContract(verdict.tool?.inputSchema, { tool: name, source: server.id })
             expect(contract.projection(profile as ProfileId).wire, `${where} ${name}`).toEqual(
               wire(name) as JsonObject,
             )

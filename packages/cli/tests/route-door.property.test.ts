@@ -1,6 +1,6 @@
 import { intakeToolList } from '@dsh-harden/mcp-client'
 import { argumentsArbitrary, encodeForWire, hardSchema, WireCheck } from '@dsh-harden/testkit/round-trip'
-import { compileToolContract, type JsonValue, meetsName, PROFILE_IDS, profileRules } from '@dsh-harden/tools'
+import { createToolContract, type JsonValue, meetsName, PROFILE_IDS, profileRules } from '@dsh-harden/tools'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { RouteDoor } from '../src/mcp/route-door.ts'
@@ -131,7 +131,7 @@ describe('route door: what it serves is what it decodes (hard schemas, testkit r
           })
           const served = door.servePage(intake).tools[0]
           if (served === undefined) return // the route refuses even the wire: left out, nothing to call
-          const contract = compileToolContract(declared, { tool: 'svc.tool', source: 'prop' })
+          const contract = createToolContract(declared, { tool: 'svc.tool', source: 'prop' })
           const projection = contract.projection(route)
           expect(served.inputSchema).toEqual(projection.wire)
           let state = seed >>> 0

@@ -1,6 +1,6 @@
 import type { Outbound, ServedPage, ToolRoute } from '@dsh-harden/mcp-repair'
 import {
-  compileToolContract,
+  createToolContract,
   type ProfileId,
   profileRules,
   type Renames,
@@ -122,7 +122,7 @@ export class RouteDoor implements ToolRoute {
   #contractOf(target: CallTarget): ToolContract | null {
     if (target.contract === undefined) {
       try {
-        target.contract = compileToolContract(target.inputSchema, {
+        target.contract = createToolContract(target.inputSchema, {
           tool: target.declared,
           source: this.#server,
         })

@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { compileToolContract, PROFILE_IDS, PROVIDER_KEYS, type ProfileId } from '@dsh-harden/tools'
+import { createToolContract, PROFILE_IDS, PROVIDER_KEYS, type ProfileId } from '@dsh-harden/tools'
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { HardenOverlay, type OverlayConfig } from '../src/index.ts'
@@ -199,7 +199,7 @@ describe('calls reach DSH in the declared terms', () => {
       ),
     )
     const wire = (await app.systemPrompt.assemble({})).tools[0]
-    const prototype = Object.getPrototypeOf(compileToolContract(VALID, { tool: 'probe', source: undefined }))
+    const prototype = Object.getPrototypeOf(createToolContract(VALID, { tool: 'probe', source: undefined }))
     const reads = vi.spyOn(prototype, 'normalizeArguments')
     try {
       const input = {

@@ -1,5 +1,5 @@
 import type { Context } from '@deepseek-ai/cordis'
-import { compileToolContract } from '@dsh-harden/tools'
+import { createToolContract } from '@dsh-harden/tools'
 import { describe, expect, it, vi } from 'vitest'
 import {
   addDefinitionTransform,
@@ -45,7 +45,7 @@ function transformPlugin(transform: DefinitionTransform) {
 async function callEchoCountingDecodes(
   app: Context,
 ): Promise<{ isError: boolean | undefined; decodes: number }> {
-  const prototype = Object.getPrototypeOf(compileToolContract(VALID, { tool: 'probe', source: undefined }))
+  const prototype = Object.getPrototypeOf(createToolContract(VALID, { tool: 'probe', source: undefined }))
   const decodes = vi.spyOn(prototype, 'validate')
   try {
     const result = await (

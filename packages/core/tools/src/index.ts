@@ -33,7 +33,7 @@ export { ConflictingKeysError } from './contract/read-arguments.ts'
 export { type ArgumentViolation, formatArgumentViolation, ToolArgsError } from './contract/tool-args-error.ts'
 export {
   type ContractOptions,
-  compileToolContract,
+  createToolContract,
   type ToolContract,
 } from './contract/tool-contract.ts'
 export type { FallbackValidator, ValidatorProblem } from './contract/validator-problem.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compileToolContract, type JsonObject, ToolArgsError } from '../src/index.ts'
+import { createToolContract, type JsonObject, ToolArgsError } from '../src/index.ts'
 
 /**
  * What register() verified is what is later projected and validated: the contract keeps the copy its check made, so
@@ -34,7 +34,7 @@ function declared(): PluginParameters {
 }
 
 /** Projection (on first read, after the plugin changed its object) and validation, as a call would see them. */
-function observed(contract: ReturnType<typeof compileToolContract>) {
+function observed(contract: ReturnType<typeof createToolContract>) {
   return {
     wire: JSON.stringify(contract.projection('deepseek').wire),
     valid: contract.validate({ path: 'a.txt', options: { depth: 1 } }),
@@ -43,11 +43,11 @@ function observed(contract: ReturnType<typeof compileToolContract>) {
 }
 
 describe('checked is what is used', () => {
-  const baseline = observed(compileToolContract(declared(), TOOL))
+  const baseline = observed(createToolContract(declared(), TOOL))
 
   it('keeps a detached copy: the declared schema is not the plugin object', () => {
     const parameters = declared()
-    const contract = compileToolContract(parameters, TOOL)
+    const contract = createToolContract(parameters, TOOL)
     expect(contract.declared).not.toBe(parameters)
     expect(contract.declared.properties).not.toBe(parameters.properties)
     expect(contract.declared).toEqual(parameters)
@@ -57,7 +57,7 @@ describe('checked is what is used', () => {
 
   it('ignores mutations after register, deep and shallow', () => {
     const parameters = declared()
-    const contract = compileToolContract(parameters, TOOL)
+    const contract = createToolContract(parameters, TOOL)
     parameters.properties.path!.type = 'number'
     parameters.properties.options!.properties!.depth = { type: 'json' }
     parameters.required = ['path', 'ghost']
@@ -69,7 +69,7 @@ describe('checked is what is used', () => {
 
   it('ignores a getter added after register, without ever invoking it', () => {
     const parameters = declared()
-    const contract = compileToolContract(parameters, TOOL)
+    const contract = createToolContract(parameters, TOOL)
     let invoked = 0
     Object.defineProperty(parameters.properties, 'path', {
       enumerable: true,
@@ -84,7 +84,7 @@ describe('checked is what is used', () => {
 
   it('ignores a Proxy swapped in after register, without touching a trap', () => {
     const parameters = declared()
-    const contract = compileToolContract(parameters, TOOL)
+    const contract = createToolContract(parameters, TOOL)
     let trapped = 0
     const trap = (): never => {
       trapped++
@@ -103,12 +103,12 @@ describe('checked is what is used', () => {
   it('refuses a Proxy handed to register itself: its reads may differ from what was checked', () => {
     const parameters = declared()
     parameters.properties = new Proxy(parameters.properties, {})
-    expect(() => compileToolContract(parameters, TOOL)).toThrow(/Proxy/)
+    expect(() => createToolContract(parameters, TOOL)).toThrow(/Proxy/)
   })
 
   it('validates calls against the checked schema, not the mutated one', () => {
     const parameters = declared()
-    const contract = compileToolContract(parameters, TOOL)
+    const contract = createToolContract(parameters, TOOL)
     parameters.properties.path = { type: 'number' }
     parameters.required = []
     expect(() => contract.parseArguments({ path: 7 }, 'deepseek')).toThrow(ToolArgsError)

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   checkToolParameters,
-  compileToolContract,
+  createToolContract,
   type JsonObject,
   JsonSchemaError,
   PROFILE_IDS,
@@ -94,7 +94,7 @@ describe('no input makes the contract throw anything undocumented', () => {
       fc.property(acceptedSchema, hostileArgs, fc.constantFrom(...PROFILE_IDS), (schema, build, profile) => {
         let contract: ToolContract
         try {
-          contract = compileToolContract(schema, TOOL)
+          contract = createToolContract(schema, TOOL)
         } catch (error) {
           expect(error).toBeInstanceOf(JsonSchemaError)
           return
@@ -109,7 +109,7 @@ describe('no input makes the contract throw anything undocumented', () => {
     fc.assert(
       fc.property(fc.oneof(anyValue, plausibleParameters), (parameters) => {
         try {
-          compileToolContract(parameters, TOOL)
+          createToolContract(parameters, TOOL)
         } catch (error) {
           expect(error).toBeInstanceOf(JsonSchemaError)
         }
@@ -124,7 +124,7 @@ describe('no input makes the contract throw anything undocumented', () => {
         mcpParameters.chain((schema) => valueFor(schema, schema).map((value) => ({ schema, value }))),
         ({ schema, value }) => {
           expect(checkToolParameters(schema).violations).toEqual([])
-          const contract = compileToolContract(schema, TOOL)
+          const contract = createToolContract(schema, TOOL)
           for (const p of PROFILE_IDS) {
             exercise(contract, value, p)
             exercise(contract, JSON.parse(JSON.stringify(value ?? null)), p)
@@ -136,7 +136,7 @@ describe('no input makes the contract throw anything undocumented', () => {
   })
 
   it('JSON text nested 5,000 deep, and bigints, in a slot whose union has a JSON-text branch', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'object' }, {}] } },
       TOOL,
     )
@@ -161,7 +161,7 @@ describe('no input makes the contract throw anything undocumented', () => {
       },
       properties: { list: { $ref: '#/$defs/N' } },
     }
-    const contract = compileToolContract(schema, TOOL)
+    const contract = createToolContract(schema, TOOL)
     for (const p of PROFILE_IDS) {
       exercise(contract, { list: deepObject(5_000) }, p)
       exercise(contract, { list: deepObject(50_000) }, p)
@@ -171,20 +171,20 @@ describe('no input makes the contract throw anything undocumented', () => {
 
 describe('nothing grows faster than the input (work counted, not timed)', () => {
   const meter = tally()
-  const unionMap = compileToolContract(
+  const unionMap = createToolContract(
     { type: 'object', properties: {}, additionalProperties: { anyOf: [{ type: 'string' }, {}] } },
     TOOL,
     { meter },
   )
-  const objectMap = compileToolContract({ type: 'object', additionalProperties: { type: 'object' } }, TOOL, {
+  const objectMap = createToolContract({ type: 'object', additionalProperties: { type: 'object' } }, TOOL, {
     meter,
   })
-  const list = compileToolContract(
+  const list = createToolContract(
     { type: 'object', properties: { items: { type: 'array', items: { anyOf: [{ type: 'integer' }, {}] } } } },
     TOOL,
     { meter },
   )
-  const text = compileToolContract(
+  const text = createToolContract(
     { type: 'object', properties: { input: {}, note: { type: 'string' } } },
     TOOL,
     {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { decodeValue } from '../src/contract/read-arguments.ts'
 import {
   checkToolParameters,
-  compileToolContract,
+  createToolContract,
   type Decoder,
   type JsonObject,
   PROFILE_IDS,
@@ -182,7 +182,7 @@ describe('the whole contract at depth: root contract, projection, decoding, vali
     }
     const bottomPointer = `/root${'/next'.repeat(depth)}`
     // A stand-in for DSH's validateJsonSchemaValue: ajv cannot compile this chain, so the fallback decides.
-    const contract = compileToolContract(schema, TOOL, {
+    const contract = createToolContract(schema, TOOL, {
       fallbackValidator: {
         label: 'bottom must be an object',
         validate: (_schema, args) => {
@@ -245,7 +245,7 @@ describe('the whole contract at depth: root contract, projection, decoding, vali
           type: 'object',
           properties: { root: chainSchema(depth, 2, { description: 'any JSON' }) },
         }
-        const contract = compileToolContract(schema, TOOL)
+        const contract = createToolContract(schema, TOOL)
         const leaf = { deep: [1, 2, { three: true }] }
         // The model sends what the deepseek wire asks for: the any-JSON leaf as JSON text, and a subtree below the
         // projection's depth bound as one JSON text too.
@@ -286,7 +286,7 @@ describe('the whole contract at depth: root contract, projection, decoding, vali
           root: chainSchema(depth, 2, { type: 'object', properties: { a: { type: 'number' } } }),
         },
       }
-      const contract = compileToolContract(schema, TOOL)
+      const contract = createToolContract(schema, TOOL)
       expect(contract.validatorProblem).toBeUndefined()
       const sent = { root: chainValue(depth, 2, '{"a":1}') }
       expect(contract.parseArguments(sent, 'openai')).toEqual({ root: chainValue(depth, 2, { a: 1 }) })
@@ -314,7 +314,7 @@ describe('time grows linearly with depth (doubling ratios)', () => {
     const contracts = new Map(
       [100, 200].map((n) => [
         n,
-        compileToolContract(
+        createToolContract(
           { type: 'object', properties: { root: chainSchema(n, 2, { description: 'any JSON' }) } },
           TOOL,
         ),

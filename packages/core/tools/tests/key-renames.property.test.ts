@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   ConflictingKeysError,
-  compileToolContract,
+  createToolContract,
   type JsonObject,
   PROFILE_IDS,
   profileRules,
@@ -75,7 +75,7 @@ describe('key renames are one table per tool', () => {
     it(`${profile}: every wire key reads back to one declared key, whichever branch or depth it is sent at`, () => {
       fc.assert(
         fc.property(schemaArbitrary, fc.nat(), ({ schema, branches, nested }, pick) => {
-          const contract = compileToolContract(schema, TOOL)
+          const contract = createToolContract(schema, TOOL)
           const wire = contract.projection(profile).wire as JsonObject & {
             properties: { v: { anyOf: JsonObject[] }; n: JsonObject }
           }
@@ -123,7 +123,7 @@ describe('key renames are one table per tool', () => {
       },
       required: ['v'],
     }
-    const contract = compileToolContract(schema, TOOL)
+    const contract = createToolContract(schema, TOOL)
     const wire = contract.projection('gemini').wire as { properties: { v: { anyOf: JsonObject[] } } }
     const [first, second] = wire.properties.v.anyOf.map((b) => Object.keys(b.properties as JsonObject)[0])
     expect(second).toBe('k_1')
@@ -135,7 +135,7 @@ describe('key renames are one table per tool', () => {
 
 describe('a call carrying a renamed key and its declared key is refused', () => {
   it('names both keys and the object they are in', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       { type: 'object', properties: { f: { type: 'object', properties: { 'a-b': { type: 'string' } } } } },
       TOOL,
     )

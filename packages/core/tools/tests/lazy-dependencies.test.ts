@@ -15,7 +15,7 @@ function loadedFiles(): { readonly imported: number; readonly validated: number 
     const tools = await import(${JSON.stringify(INDEX)})
     const imported = loaded()
     const schema = { type: 'object', properties: { id: { type: 'string', pattern: '^a' } } }
-    tools.compileToolContract(schema, { tool: 'probe' }).validate({ id: 'b' })
+    tools.createToolContract(schema, { tool: 'probe' }).validate({ id: 'b' })
     console.log(JSON.stringify({ imported, validated: loaded() }))
   `
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   checkProfileContract,
-  compileToolContract,
+  createToolContract,
   type JsonObject,
   type ProfileId,
   projectParameters,
@@ -39,7 +39,7 @@ describe('cloud rule classes, each from its reported shape', () => {
     const wire = wireOf(schema, 'gemini')
     expect((propertyOf(wire).enum as string[]).includes('')).toBe(false)
     expect(checkProfileContract(wire, 'gemini')).toEqual([])
-    const contract = compileToolContract(schema, { tool: 't' })
+    const contract = createToolContract(schema, { tool: 't' })
     expect(contract.parseArguments({ p: JSON.stringify('') }, 'gemini')).toEqual({ p: '' })
     expect(contract.parseArguments({ p: JSON.stringify('open') }, 'gemini')).toEqual({ p: 'open' })
   })
@@ -65,7 +65,7 @@ describe('local engines', () => {
     const wire = wireOf(one({ type: 'string', maxLength: 65536, minLength: 1 }), 'llama-cpp')
     expect(propertyOf(wire).maxLength).toBeUndefined()
     expect(propertyOf(wire).minLength).toBe(1)
-    const contract = compileToolContract(one({ type: 'string', maxLength: 65536 }), { tool: 't' })
+    const contract = createToolContract(one({ type: 'string', maxLength: 65536 }), { tool: 't' })
     expect(() => contract.parseArguments({ p: 'x'.repeat(65537) }, 'llama-cpp')).toThrow()
   })
 

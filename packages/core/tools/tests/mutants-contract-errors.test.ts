@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compileToolContract, type JsonObject, ToolArgsError } from '../src/index.ts'
+import { createToolContract, type JsonObject, ToolArgsError } from '../src/index.ts'
 
 /**
  * What a user reads when a call is refused or a validator cannot be built (the mutation run's survivors in
@@ -10,7 +10,7 @@ const TOOL = { tool: 'search', source: 'plugin-under-test' }
 
 function refusal(schema: JsonObject, args: unknown): ToolArgsError {
   try {
-    compileToolContract(schema, TOOL).parseArguments(args, 'deepseek')
+    createToolContract(schema, TOOL).parseArguments(args, 'deepseek')
   } catch (error) {
     if (error instanceof ToolArgsError) return error
     throw error
@@ -52,7 +52,7 @@ describe('a refused call reads like DSH’s ToolArgsError and names the tool, it
 
 /** The problem a contract reports for a schema ajv cannot compile, and what a call then gets. */
 function uncompilable(schema: JsonObject) {
-  const contract = compileToolContract(schema, TOOL)
+  const contract = createToolContract(schema, TOOL)
   return { problem: contract.compileValidator(), violations: contract.validate({}) }
 }
 
@@ -90,7 +90,7 @@ describe('each schema ajv cannot compile is reported by its own construct, and e
 
 describe('a pattern the linear engine refuses: the problem says what still checks the other keywords', () => {
   it('ajv keeps checking everything else, and a call reaching the pattern is refused', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       { type: 'object', properties: { q: { type: 'string', pattern: '(?=a)' }, n: { type: 'integer' } } },
       TOOL,
     )

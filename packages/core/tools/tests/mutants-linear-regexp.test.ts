@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { compileLinear, UnsupportedPatternError } from '../src/contract/linear-regexp.ts'
-import { compileToolContract } from '../src/index.ts'
+import { createToolContract } from '../src/index.ts'
 
 /**
  * The linear pattern engine's verdicts where the mutation run found no test (`contract/linear-regexp*.ts`): each
@@ -114,7 +114,7 @@ describe('each refusal names its own construct and fix', () => {
 
 describe('ajv runs every pattern of a schema on the linear engine, each its own', () => {
   it('two properties with two patterns: each value is judged by its own pattern', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       {
         type: 'object',
         properties: { a: { type: 'string', pattern: '^a$' }, b: { type: 'string', pattern: '^b$' } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compileToolContract, type JsonObject } from '../src/index.ts'
+import { createToolContract, type JsonObject } from '../src/index.ts'
 import { tally } from './work.ts'
 
 /**
@@ -10,7 +10,7 @@ import { tally } from './work.ts'
 const TOOL = { tool: 'mutants', source: 'mutants-validator.test.ts' }
 
 function violations(schema: JsonObject, args: unknown): readonly string[] {
-  return compileToolContract(schema, TOOL)
+  return createToolContract(schema, TOOL)
     .validate(args)
     .map((violation) => `${violation.pointer} ${violation.keyword}`)
 }
@@ -87,7 +87,7 @@ describe('a $ref verdict is remembered within one call', () => {
       ...TEXT,
     }
     const meter = tally()
-    const contract = compileToolContract(schema, TOOL, { meter })
+    const contract = createToolContract(schema, TOOL, { meter })
     meter.reset()
     expect(contract.validate({ name: 'ok' })).toEqual([])
     expect(meter.of('ref-evaluation')).toBe(1)
@@ -113,7 +113,7 @@ describe('a refused call: the verdict stops at the first error, the wording list
 
   it('the valid-or-not pass stops at the first wrong argument: one pass over all of them, not two', () => {
     const meter = tally()
-    const contract = compileToolContract(schema, TOOL, { meter })
+    const contract = createToolContract(schema, TOOL, { meter })
     meter.reset()
     expect(contract.validate(allWrong)).toHaveLength(KEYS.length)
     // The wording pass evaluates each field's reference once; the verdict before it, only the first.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  compileToolContract,
+  createToolContract,
   enforceToolParameters,
   isRepairable,
   type JsonObject,
@@ -127,7 +127,7 @@ describe('mode: repair serves each reported shape, as the MCP boundary does', ()
   }
 
   it('the contract DSH registers validates calls against the repaired schema, which means the same', () => {
-    const contract = compileToolContract(REPORTED[3]!.declared, TOOL, { mode: 'repair' })
+    const contract = createToolContract(REPORTED[3]!.declared, TOOL, { mode: 'repair' })
     expect(contract.validate({ id: 'a' })).toEqual([])
     expect(contract.validate({ text: 'b' })).toEqual([])
     expect(contract.validate({ id: 1 })).not.toEqual([])

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { compileLinear, UnsupportedPatternError } from '../src/contract/linear-regexp.ts'
 import { findUnsupportedPatterns } from '../src/contract/pattern-problems.ts'
-import { compileToolContract } from '../src/index.ts'
+import { createToolContract } from '../src/index.ts'
 
 /** The linear engine's verdict, or the construct it refuses. */
 function linear(pattern: string, input: string): boolean | string {
@@ -179,7 +179,7 @@ describe('what has no exact translation is refused, named, with a fix', () => {
   })
 
   it('a refused pattern reaches the tool’s validator problem, and a call reaching it is refused', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       { type: 'object', properties: { a: { type: 'string', pattern: 'x*\\B' }, b: { type: 'number' } } },
       { tool: 'exact', source: 'test' },
     )

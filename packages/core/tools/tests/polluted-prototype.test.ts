@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   checkToolParameters,
-  compileToolContract,
+  createToolContract,
   type JsonObject,
   PROFILE_IDS,
   projectForRoute,
@@ -84,7 +84,7 @@ describe('a projection while Object.prototype carries enumerable keys', () => {
   })
 
   it('hands arguments to the tool as the model sent them', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       { type: 'object', properties: { text: { description: 'free text' }, count: { type: 'integer' } } },
       { tool: 'note', source: undefined },
     )
@@ -114,7 +114,7 @@ describe('a projection while Object.prototype carries enumerable keys', () => {
         (parameters, keys, args) => {
           const checked = checkToolParameters(parameters)
           if (checked.violations.length > 0) return
-          const contract = compileToolContract(parameters, { tool: 'probe', source: undefined })
+          const contract = createToolContract(parameters, { tool: 'probe', source: undefined })
           const proto = Object.prototype as Record<string, unknown>
           Object.assign(proto, keys)
           try {

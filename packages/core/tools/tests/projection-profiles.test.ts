@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   checkProfileContract,
-  compileToolContract,
+  createToolContract,
   type JsonObject,
   JsonSchemaError,
   PROFILE_IDS,
@@ -46,7 +46,7 @@ describe('#1122 shapes', () => {
       description: `The query, as an object. ${JSON_TEXT_NOTE}`,
     })
     expect(prop(wire, 'platform')).toEqual((inspect.properties as JsonObject).platform)
-    const contract = compileToolContract(inspect, TOOL)
+    const contract = createToolContract(inspect, TOOL)
     expect(
       contract.parseArguments({ platform: 'host', input: '{"path":"a.b","depth":2}' }, 'deepseek'),
     ).toEqual({
@@ -61,7 +61,7 @@ describe('#1122 shapes', () => {
   })
 
   it('cordis_inspect_query: every profile sends an input the route accepts, and reads the object back', () => {
-    const contract = compileToolContract(inspect, TOOL)
+    const contract = createToolContract(inspect, TOOL)
     for (const p of PROFILE_IDS) {
       wireOf(inspect, p)
       // dsh-subset sends the slot untyped (what DSH's own subset takes): nothing is encoded, so text stays text
@@ -101,7 +101,7 @@ describe('#1122 shapes', () => {
   }
 
   it('cordis_define: a stringified plugin object is parsed into the oneOf branch it matches', () => {
-    const contract = compileToolContract(define, TOOL)
+    const contract = createToolContract(define, TOOL)
     for (const p of PROFILE_IDS) {
       expect(contract.parseArguments({ plugin: '{"name":"cron"}' }, p), p).toEqual({
         plugin: { name: 'cron' },
@@ -113,7 +113,7 @@ describe('#1122 shapes', () => {
   })
 
   it('cordis_define: a string slot holding JSON text stays the very same string', () => {
-    const contract = compileToolContract(define, TOOL)
+    const contract = createToolContract(define, TOOL)
     const note = '{"name":"cron"}'
     for (const p of PROFILE_IDS) {
       const parsed = contract.parseArguments({ plugin: { path: 'x' }, note }, p) as { note: unknown }
@@ -122,7 +122,7 @@ describe('#1122 shapes', () => {
   })
 
   it('cordis_define: a stringified object matching no branch is a ToolArgsError, not a crash', () => {
-    const contract = compileToolContract(define, TOOL)
+    const contract = createToolContract(define, TOOL)
     expect(() => contract.parseArguments({ plugin: '{"other":1}' }, 'deepseek')).toThrow(ToolArgsError)
   })
 })
@@ -161,7 +161,7 @@ describe('gemini', () => {
   // "enum: only allowed for STRING type" (nanbingxyz/5ire#218); "Invalid value at '…enum[0]' (TYPE_STRING), 0"
   // (anomalyco/opencode#4512): the integer enum travels as strings and is read back as numbers.
   it('sends an integer enum as strings and reads the choice back as the number', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       root({ level: { type: 'integer', enum: [1, 2, 3], description: 'Level' } }, { required: ['level'] }),
       TOOL,
     )
@@ -176,7 +176,7 @@ describe('gemini', () => {
   })
 
   it('an optional integer enum that admits null takes "null" as one more value', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       root({ level: { anyOf: [{ enum: [1, 2] }, { type: 'null' }] } }),
       TOOL,
     )
@@ -201,7 +201,7 @@ describe('gemini', () => {
   })
 
   it('a null-only slot goes as JSON text', () => {
-    const contract = compileToolContract(root({ n: { type: 'null' } }), TOOL)
+    const contract = createToolContract(root({ n: { type: 'null' } }), TOOL)
     const wire = wireOf(contract.declared, 'gemini')
     expect(prop(wire, 'n').type).toBe('string')
     expect(contract.parseArguments({ n: 'null' }, 'gemini')).toEqual({ n: null })
@@ -223,7 +223,7 @@ describe('openai-strict', () => {
   })
 
   it('reads a synthetic null back as absent, and keeps a null the declared schema admits', () => {
-    const contract = compileToolContract(declared, TOOL)
+    const contract = createToolContract(declared, TOOL)
     expect(contract.parseArguments({ name: 'a', limit: null, tag: null }, 'openai-strict')).toEqual({
       name: 'a',
       tag: null,
@@ -238,7 +238,7 @@ describe('openai-strict', () => {
     const wire = wireOf(schema, 'openai-strict')
     expect(prop(wire, 'opts')).toEqual({ type: ['string', 'null'], description: JSON_TEXT_NOTE })
     expect((prop(wire, 'env').type as string[])[0]).toBe('string')
-    const contract = compileToolContract(schema, TOOL)
+    const contract = createToolContract(schema, TOOL)
     expect(contract.parseArguments({ env: '{"A":"1"}', opts: null }, 'openai-strict')).toEqual({
       env: { A: '1' },
     })
@@ -254,7 +254,7 @@ describe('openai-strict', () => {
 
   it('a oneOf whose branch goes as JSON text is not sent as a oneOf that rejects every string', () => {
     const schema = root({ v: { oneOf: [{ type: 'string' }, { type: 'object' }] } }, { required: ['v'] })
-    const contract = compileToolContract(schema, TOOL)
+    const contract = createToolContract(schema, TOOL)
     for (const p of PROFILE_IDS) {
       const v = prop(contract.projection(p).wire, 'v')
       if (Array.isArray(v.oneOf))
@@ -278,7 +278,7 @@ describe('codex', () => {
     expect(wire.additionalProperties).toBeUndefined()
     expect(prop(wire, 'path')).toEqual({ type: 'string' })
     expect(prop(wire, 'mode')).toEqual({ type: ['string', 'null'], enum: ['ro', 'rw', null] })
-    const contract = compileToolContract(declared, TOOL)
+    const contract = createToolContract(declared, TOOL)
     expect(contract.parseArguments({ path: 'a', mode: null }, 'codex')).toEqual({ path: 'a' })
   })
 
@@ -291,7 +291,7 @@ describe('codex', () => {
   })
 
   it('a property that must be absent may only be null on the wire, and null reads as absent', () => {
-    const contract = compileToolContract(root({ gone: false, a: { type: 'string' } }), TOOL)
+    const contract = createToolContract(root({ gone: false, a: { type: 'string' } }), TOOL)
     expect(prop(wireOf(contract.declared, 'codex'), 'gone')).toEqual({ type: 'null' })
     expect(contract.parseArguments({ gone: null, a: 'x' }, 'codex')).toEqual({ a: 'x' })
   })
@@ -430,7 +430,7 @@ describe('every profile', () => {
   })
 
   it('a recursive value reads back as the nested object, whether the wire keeps the cycle or sends it as JSON text', () => {
-    const contract = compileToolContract(defs, TOOL)
+    const contract = createToolContract(defs, TOOL)
     for (const p of PROFILE_IDS) {
       const nested = { value: 'b', next: { value: 'c' } }
       const text = p !== 'dsh-subset' && !keepsRecursion.has(p)
@@ -444,7 +444,7 @@ describe('every profile', () => {
     const declared = { $ref: '#', type: 'object', properties: { a: { type: 'string' } } } as JsonObject
     for (const p of PROFILE_IDS) expect(wireOf(declared, p).type, p).toBe('object')
     // ajv could not evaluate it (it recurses forever), so the root contract refuses it when the tool loads.
-    expect(() => compileToolContract(declared, TOOL)).toThrow(JsonSchemaError)
+    expect(() => createToolContract(declared, TOOL)).toThrow(JsonSchemaError)
   })
 
   it('an accepted empty description is kept as it is', () => {
@@ -453,7 +453,7 @@ describe('every profile', () => {
   })
 
   it('a declared property keeps its own decoder next to an any-JSON additionalProperties', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       root({ note: { type: 'string' } }, { additionalProperties: {} }),
       TOOL,
     )

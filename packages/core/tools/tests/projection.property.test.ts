@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import {
   checkProfileContract,
   checkToolParameters,
-  compileToolContract,
+  createToolContract,
   type JsonObject,
   PROFILE_IDS,
   type ProfileId,
@@ -82,7 +82,7 @@ describe('projection', () => {
   it('is idempotent on a constraint anyOf beside a oneOf that is sent as anyOf', () => {
     // The oneOf's widened branch goes as an anyOf of JSON text; the constraint anyOf must not take that keyword.
     const schema: JsonObject = { type: 'object', properties: { p: { oneOf: [{}], anyOf: [{}] } } }
-    const first = compileToolContract(schema, TOOL).projection('deepseek')
+    const first = createToolContract(schema, TOOL).projection('deepseek')
     const again = projectParameters(first.wire, 'deepseek')
     expect(again.wire, JSON.stringify(first.wire)).toBe(first.wire)
     expect(again.decoder.kind).toBe('identity')
@@ -136,7 +136,7 @@ describe('normalization', () => {
     let checked = 0
     fc.assert(
       fc.property(schemaAndValue, ({ schema, value }) => {
-        const contract = compileToolContract(schema, TOOL)
+        const contract = createToolContract(schema, TOOL)
         if (contract.validate(value).length > 0) return
         for (const p of PROFILE_IDS) {
           if (hasStringAtJsonText(value, contract.projection(p).decoder)) continue
@@ -156,7 +156,7 @@ describe('normalization', () => {
     let ambiguous = 0
     fc.assert(
       fc.property(schemaAndValue, fc.nat(), ({ schema, value }, seed) => {
-        const contract = compileToolContract(schema, TOOL)
+        const contract = createToolContract(schema, TOOL)
         if (contract.validate(value).length > 0) return
         for (const p of PROFILE_IDS) {
           const { wire, decoder } = contract.projection(p)
@@ -187,7 +187,7 @@ describe('normalization', () => {
 
   /** The property's own check for one declared value, on every profile and a few encoder draws. */
   const expectRoundTrip = (schema: JsonObject, value: JsonObject): void => {
-    const contract = compileToolContract(schema, TOOL)
+    const contract = createToolContract(schema, TOOL)
     expect(contract.validate(value)).toEqual([])
     for (const p of PROFILE_IDS) {
       const { wire, decoder } = contract.projection(p)
@@ -226,7 +226,7 @@ describe('normalization', () => {
       },
       required: ['v'],
     }
-    const contract = compileToolContract(schema, TOOL)
+    const contract = createToolContract(schema, TOOL)
     for (const k of ['42', 'true', 'null', '{"a":1}', 'plain']) {
       const sent = { v: { k } }
       for (const p of PROFILE_IDS) {
@@ -239,7 +239,7 @@ describe('normalization', () => {
     for (const p of PROFILE_IDS) expect(contract.parseArguments(other, p)).toStrictEqual(other)
     // Both branches changed by the route (the second has a JSON-text key of its own): their readings of `k` merge,
     // and the string both can hold is still left as sent.
-    const bothChanged = compileToolContract(
+    const bothChanged = createToolContract(
       {
         ...schema,
         properties: {
@@ -354,7 +354,7 @@ describe('normalization', () => {
             ['note', { type: 'string' }],
           ]) as JsonObject
           const schema = { ...root, properties }
-          const contract = compileToolContract(schema, TOOL)
+          const contract = createToolContract(schema, TOOL)
           const value = fc.sample(valueFor(schema, schema), { seed, numRuns: 1 })[0]
           const args =
             typeof value === 'object' && value !== null && !Array.isArray(value)

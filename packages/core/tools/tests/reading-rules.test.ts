@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { readArguments } from '../src/contract/read-arguments.ts'
 import { SlotShapes } from '../src/contract/slot-shape.ts'
-import { compileToolContract, type JsonObject, PROFILE_IDS } from '../src/index.ts'
+import { createToolContract, type JsonObject, PROFILE_IDS } from '../src/index.ts'
 import { IDENTITY } from '../src/projection/project.ts'
 import { readingRules } from '../src/projection/reading-rules.ts'
 import { schemaAndValue } from './projection-arbitraries.ts'
@@ -30,7 +30,7 @@ const schema: JsonObject = {
 }
 
 function read(args: unknown, rules = BOTH): unknown {
-  const contract = compileToolContract(schema, TOOL)
+  const contract = createToolContract(schema, TOOL)
   return readArguments(args, IDENTITY, new SlotShapes(contract.declared), contract.declared, undefined, rules)
 }
 
@@ -68,7 +68,7 @@ describe('reading rules', () => {
   })
 
   it('each route in PROFILE_IDS gets its rules through normalizeArguments', () => {
-    const contract = compileToolContract(schema, TOOL)
+    const contract = createToolContract(schema, TOOL)
     for (const profile of PROFILE_IDS) {
       const rules = readingRules(profile)
       const read = contract.normalizeArguments({ count: '3', nested: { depth: null } }, profile) as JsonObject
@@ -83,7 +83,7 @@ describe('reading rules', () => {
     let checked = 0
     fc.assert(
       fc.property(schemaAndValue, ({ schema: declared, value }) => {
-        const contract = compileToolContract(declared, TOOL)
+        const contract = createToolContract(declared, TOOL)
         if (contract.validate(value).length > 0) return
         checked++
         const shapes = new SlotShapes(contract.declared)

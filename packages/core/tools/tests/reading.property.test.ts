@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { STRING } from '../src/contract/json-type-bits.ts'
 import { SlotShapes } from '../src/contract/slot-shape.ts'
-import { compileToolContract, type JsonObject, PROFILE_IDS } from '../src/index.ts'
+import { createToolContract, type JsonObject, PROFILE_IDS } from '../src/index.ts'
 import { objectOf } from './arbitraries.ts'
 import { schemaAndValue } from './projection-arbitraries.ts'
 import { hasStringAtJsonText } from './projection-encode.ts'
@@ -24,7 +24,7 @@ describe('stringified containers in container-only slots', () => {
     let checked = 0
     fc.assert(
       fc.property(schemaAndValue, ({ schema, value }) => {
-        const contract = compileToolContract(schema, TOOL)
+        const contract = createToolContract(schema, TOOL)
         if (!isContainer(value) || Array.isArray(value) || contract.validate(value).length > 0) return
         const shapes = new SlotShapes(contract.declared)
         const properties = (contract.declared.properties ?? {}) as JsonObject
@@ -60,7 +60,7 @@ describe('stringified containers in container-only slots', () => {
   })
 
   it('a stringified object in a slot that also admits strings is left as the string it is', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       {
         type: 'object',
         properties: {

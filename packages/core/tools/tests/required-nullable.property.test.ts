@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileToolContract, type JsonObject, PROFILE_IDS } from '../src/index.ts'
+import { createToolContract, type JsonObject, PROFILE_IDS } from '../src/index.ts'
 import { encodeForWire, wireValid } from './projection-encode.ts'
 
 /**
@@ -72,7 +72,7 @@ describe('a required field sent as null keeps its null', () => {
     let checked = 0
     fc.assert(
       fc.property(schemaArbitrary, fc.nat(), (schema, seed) => {
-        const contract = compileToolContract(schema, TOOL)
+        const contract = createToolContract(schema, TOOL)
         const value = valueFor(schema)
         expect(contract.validate(value), JSON.stringify(schema)).toEqual([])
         for (const profile of PROFILE_IDS) {

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   checkProfileContract,
-  compileToolContract,
+  createToolContract,
   type JsonObject,
   judgeMcpToolList,
   judgeRoute,
@@ -40,7 +40,7 @@ describe('array without items', () => {
   })
 
   it('reads any JSON items back (the declared array admits any item)', () => {
-    const contract = compileToolContract(declared, TOOL)
+    const contract = createToolContract(declared, TOOL)
     expect(contract.parseArguments({ paths: ['"a"', '{"b":1}'] }, 'openai')).toEqual({
       paths: ['a', { b: 1 }],
     })
@@ -78,7 +78,7 @@ describe('regex constructs a route engine refuses', () => {
   it('a \\p{…} pattern (Python re has none: BerriAI/litellm PR #40485) is spilled on openai and still enforced locally', () => {
     const declared = root({ name: { type: 'string', pattern: '^\\p{Lu}' } }, { required: ['name'] })
     expect(prop(projectParameters(declared, 'openai').wire, 'name')).not.toHaveProperty('pattern')
-    const contract = compileToolContract(declared, TOOL)
+    const contract = createToolContract(declared, TOOL)
     expect(() => contract.parseArguments({ name: 'abc' }, 'openai')).toThrow(/name/)
     expect(contract.parseArguments({ name: 'Abc' }, 'openai')).toEqual({ name: 'Abc' })
   })
@@ -94,7 +94,7 @@ describe('regex constructs a route engine refuses', () => {
     const wire = projectParameters(declared, 'deepseek').wire
     expect(prop(wire, 'name')).not.toHaveProperty('pattern')
     expect(checkProfileContract(wire, 'deepseek')).toEqual([])
-    const contract = compileToolContract(declared, TOOL)
+    const contract = createToolContract(declared, TOOL)
     expect(() => contract.parseArguments({ name: 'a/b' }, 'deepseek')).toThrow(/name/)
     expect(contract.parseArguments({ name: 'ab' }, 'deepseek')).toEqual({ name: 'ab' })
     // OpenAI's engine is not reported to refuse it.
@@ -145,7 +145,7 @@ describe('Anthropic property keys ^[a-zA-Z0-9_.-]{1,64}$', () => {
   })
 
   it('the decoder maps the wire keys back before validation', () => {
-    const contract = compileToolContract(declared, TOOL)
+    const contract = createToolContract(declared, TOOL)
     expect(
       contract.parseArguments(
         { rule_name__: ['a'], ticker: 'T', nested: { filter_name_: 'x' } },

@@ -1,6 +1,6 @@
 import { Type } from '@earendil-works/pi-ai'
 import { describe, expect, it } from 'vitest'
-import { compileToolContract } from '../src/index.ts'
+import { createToolContract } from '../src/index.ts'
 
 const TOOL = { tool: 'read_file', source: 'pi-plugin' }
 
@@ -21,13 +21,13 @@ describe('schemas built with pi-ai Type (TypeBox)', () => {
   })
 
   it('pass the root contract and are copied as JSON.stringify sends them', () => {
-    const contract = compileToolContract(parameters, TOOL)
+    const contract = createToolContract(parameters, TOOL)
     expect(JSON.stringify(contract.declared)).toBe(JSON.stringify(parameters))
     expect(Reflect.ownKeys(contract.declared as object)).not.toContain('~kind')
   })
 
   it('read and validate arguments as declared', () => {
-    const contract = compileToolContract(parameters, TOOL)
+    const contract = createToolContract(parameters, TOOL)
     expect(contract.validate({ path: 'a.txt', mode: 'text', tags: [] })).toEqual([])
     expect(contract.validate({ path: 'a.txt', mode: 'lines', tags: [] }).length).toBeGreaterThan(0)
   })

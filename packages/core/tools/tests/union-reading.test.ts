@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { compileToolContract } from '../src/index.ts'
+import { createToolContract } from '../src/index.ts'
 
 /** Reader fixes found by the differential round trip (testkit `round-trip`), each with the case that failed before. */
 const TOOL = { tool: 'union-reading', source: 'vitest' }
 
 describe('reading a union back', () => {
   it('a string branch beside an any-JSON branch goes out as one JSON-text slot: every string reads back one way (deepseek)', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       { type: 'object', properties: { u: { anyOf: [{ type: 'string' }, {}] } }, required: ['u'] },
       TOOL,
     )
@@ -23,7 +23,7 @@ describe('reading a union back', () => {
   })
 
   it('object branches told apart by a const key: only the branch named decodes the value (codex)', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       {
         type: 'object',
         properties: {

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileToolContract, type JsonObject } from '../src/index.ts'
+import { createToolContract, type JsonObject } from '../src/index.ts'
 import { parsedJson, plausibleParameters } from './arbitraries.ts'
 import { schemaAndValue } from './projection-arbitraries.ts'
 
@@ -39,7 +39,7 @@ function plainValidator(schema: JsonObject): ValidateFunction | null {
 
 function agree(schema: JsonObject, value: unknown): boolean {
   const reference = plainValidator(schema)
-  const contract = compileToolContract(schema, TOOL)
+  const contract = createToolContract(schema, TOOL)
   if (reference === null || contract.validatorProblem !== undefined) return false
   let expected: boolean
   try {

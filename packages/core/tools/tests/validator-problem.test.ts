@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   type ArgumentViolation,
-  compileToolContract,
+  createToolContract,
   type FallbackValidator,
   type JsonObject,
   ToolArgsError,
@@ -98,7 +98,7 @@ describe('a validator ajv cannot compile is reported and never accepts everythin
     describe(cause.name, () => {
       it('is reported once, when the validator is compiled (not at register), naming the tool and the construct', () => {
         const problems: ValidatorProblem[] = []
-        const contract = compileToolContract(cause.schema, TOOL, {
+        const contract = createToolContract(cause.schema, TOOL, {
           onValidatorProblem: (p) => problems.push(p),
         })
         // Register compiles nothing: the cost of a tool that is never called is the root-contract check alone.
@@ -113,7 +113,7 @@ describe('a validator ajv cannot compile is reported and never accepts everythin
       })
 
       it('without a fallback, refuses every call with a ToolArgsError that says why', () => {
-        const contract = compileToolContract(cause.schema, TOOL)
+        const contract = createToolContract(cause.schema, TOOL)
         expect(contract.validatorProblem?.fallback).toMatch(/every call is refused/)
         expect(contract.validate(cause.valid)).toEqual([
           expect.objectContaining({ keyword: 'schema', message: expect.stringMatching(/cannot be checked/) }),
@@ -124,21 +124,21 @@ describe('a validator ajv cannot compile is reported and never accepts everythin
 
       it('with a fallback, uses its verdict on the detached declared schema', () => {
         const accepting = fallback([])
-        const contract = compileToolContract(cause.schema, TOOL, { fallbackValidator: accepting })
+        const contract = createToolContract(cause.schema, TOOL, { fallbackValidator: accepting })
         expect(contract.validatorProblem?.fallback).toBe('test fallback')
         expect(contract.parseArguments(cause.valid, 'deepseek')).toEqual(cause.valid)
         expect(accepting.calls.length).toBeGreaterThan(0)
         expect((accepting.calls[0] as { schema: unknown }).schema).toBe(contract.declared)
 
         const rejecting = fallback([{ pointer: '/a', keyword: 'type', message: 'must be string' }])
-        const strict = compileToolContract(cause.schema, TOOL, { fallbackValidator: rejecting })
+        const strict = createToolContract(cause.schema, TOOL, { fallbackValidator: rejecting })
         expect(() => strict.parseArguments(cause.valid, 'deepseek')).toThrow(/\/a must be string/)
       })
     })
   }
 
   it('a fallback that throws refuses the call with its reason instead of throwing at the caller', () => {
-    const contract = compileToolContract(CAUSES[0]!.schema, TOOL, {
+    const contract = createToolContract(CAUSES[0]!.schema, TOOL, {
       fallbackValidator: {
         label: 'a subset validator',
         validate: () => {
@@ -155,7 +155,7 @@ describe('a validator ajv cannot compile is reported and never accepts everythin
   it('a schema ajv compiles reports nothing and ignores the fallback', () => {
     const unused = fallback([{ pointer: '', keyword: 'x', message: 'never' }])
     const problems: ValidatorProblem[] = []
-    const contract = compileToolContract(nestedObjects(50), TOOL, {
+    const contract = createToolContract(nestedObjects(50), TOOL, {
       fallbackValidator: unused,
       onValidatorProblem: (p) => problems.push(p),
     })
@@ -170,7 +170,7 @@ describe('a validator ajv cannot compile is reported and never accepts everythin
 describe('validators compile lazily, once', () => {
   it('the first validation compiles and reports; later ones and compileValidator() do not report again', () => {
     const problems: ValidatorProblem[] = []
-    const contract = compileToolContract(CAUSES[2]!.schema, TOOL, {
+    const contract = createToolContract(CAUSES[2]!.schema, TOOL, {
       onValidatorProblem: (p) => problems.push(p),
     })
     expect(problems).toEqual([])

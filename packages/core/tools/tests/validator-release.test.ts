@@ -8,7 +8,7 @@ import {
   ENGINE_NODE_BUDGET,
   schemaSize,
 } from '../src/contract/validator.ts'
-import { compileToolContract, type JsonObject } from '../src/index.ts'
+import { createToolContract, type JsonObject } from '../src/index.ts'
 import { tally } from './work.ts'
 
 /** A full collection, with finalizers run in between: the validator's release runs in a later task than the collection. */
@@ -40,7 +40,7 @@ function cycles(count: number, offset: number): { roots: WeakRef<object>[]; nest
   const roots: WeakRef<object>[] = []
   const nested: WeakRef<object>[] = []
   for (let index = 0; index < count; index++) {
-    const contract = compileToolContract(toolSchema(offset + index), { tool: `tool_${index}` })
+    const contract = createToolContract(toolSchema(offset + index), { tool: `tool_${index}` })
     expect(contract.validate({ text: 'x', count: 1 })).toEqual([])
     expect(contract.validate({ count: -1 }).length).toBeGreaterThan(0)
     roots.push(new WeakRef(contract.declared))
@@ -66,7 +66,7 @@ describe('compiled validators are released with their contracts', () => {
     const keep = [compileValidator(toolSchema(-1), { meter })]
     const compiled = meter.of('compile-code')
     expect(compiled).toBeGreaterThan(0)
-    const second = compileToolContract(toolSchema(-1), { tool: 'second' })
+    const second = createToolContract(toolSchema(-1), { tool: 'second' })
     compileValidator(toolSchema(-1), { meter })
     expect(meter.of('compile-code')).toBe(compiled)
     keep.pop()
@@ -108,7 +108,7 @@ describe('the first validated call compiles within a budget of schema nodes', ()
     const branches = Math.ceil(COMPILE_NODE_BUDGET / 3)
     const schema = allOfSchema(branches)
     const seen: unknown[] = []
-    const contract = compileToolContract(
+    const contract = createToolContract(
       schema,
       { tool: 'big', source: 'plugin-x' },
       {
@@ -133,7 +133,7 @@ describe('the first validated call compiles within a budget of schema nodes', ()
   })
 
   it('a schema within the budget is compiled by ajv and checks every keyword', () => {
-    const contract = compileToolContract(allOfSchema(20), { tool: 'small' })
+    const contract = createToolContract(allOfSchema(20), { tool: 'small' })
     expect(contract.validatorProblem).toBeUndefined()
     expect(contract.validate({ payload: { n3: -1 } })[0]).toMatchObject({ pointer: '/payload/n3' })
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   checkProfileContract,
-  compileToolContract,
+  createToolContract,
   type JsonObject,
   PROFILE_IDS,
   type ProfileId,
@@ -107,7 +107,7 @@ describe('the wire costs no more than stock', () => {
       properties: { list: { $ref: '#/$defs/Node' } },
       required: ['list'],
     }
-    const contract = compileToolContract(declared, TOOL)
+    const contract = createToolContract(declared, TOOL)
     // `value` is any JSON, sent as JSON text: the cycle cannot stay a `$ref`, so its recursive use is JSON text too.
     const wire = contract.projection('deepseek').wire
     const node = (wire.$defs as JsonObject).Node as JsonObject

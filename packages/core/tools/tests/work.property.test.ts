@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compileLinear } from '../src/contract/linear-regexp.ts'
 import {
-  compileToolContract,
+  createToolContract,
   type JsonObject,
   PROFILE_IDS,
   type ProfileId,
@@ -143,7 +143,7 @@ describe('work grows linearly on hostile schemas and arguments, for every profil
 
   it('the depth-18 anyOf-of-refs chain: a wrong-typed argument costs a few dozen $ref evaluations, not 2^18', () => {
     const meter = tally()
-    const contract = compileToolContract(refChain(18), TOOL, { meter })
+    const contract = createToolContract(refChain(18), TOOL, { meter })
     expect(() => contract.parseArguments({ a: 5 }, 'deepseek')).toThrow(ToolArgsError)
     expect(meter.of('ref-evaluation')).toBeLessThan(4 * 19)
     meter.reset()
@@ -180,7 +180,7 @@ describe('patterns run on a linear-time engine', () => {
   })
 
   it('the validator evaluates `pattern` and `patternProperties` with it (RE2 syntax, ECMA semantics)', () => {
-    const contract = compileToolContract(
+    const contract = createToolContract(
       {
         type: 'object',
         properties: { a: { type: 'string', pattern: '^(a|a)*$' } },
@@ -195,7 +195,7 @@ describe('patterns run on a linear-time engine', () => {
 
   it('a pattern RE2 cannot run is reported when the validator compiles, and a call reaching it is refused', () => {
     const problems: unknown[] = []
-    const contract = compileToolContract(
+    const contract = createToolContract(
       {
         type: 'object',
         properties: { a: { type: 'string', pattern: '^(?!admin).*$' }, b: { type: 'number' } },
@@ -222,7 +222,7 @@ describe('patterns run on a linear-time engine', () => {
 describe('refusals are worded within a budget', () => {
   it('lists at most 20 errors and says there were more', () => {
     const properties = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`p${i}`, { type: 'number' }]))
-    const contract = compileToolContract({ type: 'object', properties }, TOOL)
+    const contract = createToolContract({ type: 'object', properties }, TOOL)
     const args = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`p${i}`, 'x']))
     const violations = contract.validate(args)
     expect(violations).toHaveLength(21)

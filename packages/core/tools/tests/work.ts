@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { compileToolContract, type JsonObject, type ProfileId, ToolArgsError } from '../src/index.ts'
+import { createToolContract, type JsonObject, type ProfileId, ToolArgsError } from '../src/index.ts'
 import type { WorkKind, WorkMeter } from '../src/work-meter.ts'
 
 /**
@@ -48,7 +48,7 @@ export function expectLinearWork(name: string, work: (n: number) => number, n: n
  */
 export function callWork(schema: JsonObject, args: unknown, profile: ProfileId): number {
   const meter = tally()
-  const contract = compileToolContract(schema, { tool: 'hostile', source: 'fast-check' }, { meter })
+  const contract = createToolContract(schema, { tool: 'hostile', source: 'fast-check' }, { meter })
   contract.projection(profile)
   contract.normalizeArguments(args, profile)
   try {

@@ -1,6 +1,6 @@
 import {
   type ContractOptions,
-  compileToolContract,
+  createToolContract,
   type EnforceOptions,
   JsonSchemaError,
   type RepairReport,
@@ -92,7 +92,7 @@ export function judgeTool<D extends RegisteredTool>(
     : judge.contractOptions
   let contract: ToolContract
   try {
-    contract = compileToolContract(readParameters(definition, identity), identity, contractOptions)
+    contract = createToolContract(readParameters(definition, identity), identity, contractOptions)
   } catch (error) {
     if (!(error instanceof JsonSchemaError)) throw error
     return { kind: 'refused', identity, error }

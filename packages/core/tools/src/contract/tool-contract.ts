@@ -215,7 +215,7 @@ class CompiledToolContract implements ToolContract {
  * contract. Nothing is compiled yet: the validator on first validation (or `compileValidator()`), each projection
  * on first use.
  */
-export function compileToolContract(
+export function createToolContract(
   parameters: unknown,
   identity: ToolIdentity,
   options: ContractOptions = {},

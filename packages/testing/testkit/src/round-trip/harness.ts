@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { argumentsArbitrary } from './declared-values.ts'
 import { jsonTextStrings } from './json-text-strings.ts'
 import {
-  compileToolContract,
+  createToolContract,
   type JsonValue,
   PROFILE_IDS,
   type ProfileId,
@@ -228,7 +228,7 @@ export function roundTrip(tools: Iterable<ToolUnderTest>, options: RoundTripOpti
     const seed = options.seed + toolIndex++
     let contract: ToolContract
     try {
-      contract = compileToolContract(tool.parameters, { tool: tool.name, source: tool.source })
+      contract = createToolContract(tool.parameters, { tool: tool.name, source: tool.source })
     } catch (error) {
       refused.push(
         `${tool.name} (${tool.source}): ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,

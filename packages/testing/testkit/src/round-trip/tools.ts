@@ -3,7 +3,7 @@
  * is a lockfile change). Every round-trip module imports it from here, so switching to the package is one line.
  */
 export {
-  compileToolContract,
+  createToolContract,
   type JsonObject,
   type JsonValue,
   PROFILE_IDS,
