@@ -148,6 +148,8 @@ describe('the lint command the refusal notice names works where the plugin autho
           })
         },
       })
+      // The overlay judges a tool at its first read (a listing, `get()`, a call): the notice comes then.
+      ;(app as unknown as { tools: { get(name: string): unknown } }).tools.get('acme_bare')
     } finally {
       process.stderr.write = write
     }
