@@ -45,6 +45,8 @@ export interface Walk {
   readonly refs: LocalRefs
   /** `declaredAdmitsNull` per declared node, so shared `$ref` targets are judged once per projection. */
   readonly admitsNull: WeakMap<object, boolean>
+  /** `stringReading` per wire node and decoder: a kept definition used by many branches is read once. */
+  readonly stringReadings: WeakMap<object, WeakMap<Decoder, StringReading>>
   readonly meter: WorkMeter | undefined
   budget: number
   /** Schema levels entered now, and the most allowed (see `ProjectionOptions.maxDepth`). */
@@ -471,6 +473,16 @@ function stringReading(walk: Walk, wire: JsonValue, decoder: Decoder): StringRea
   const at = throughRef(walk, wire)
   if (at === undefined || at === true) return 'as-is'
   if (!isJsonObject(at)) return 'none'
+  // Unions of references to unions reach the same definitions again and again: without the memo, 2^depth reads.
+  let readings = walk.stringReadings.get(at)
+  if (readings === undefined) walk.stringReadings.set(at, (readings = new WeakMap()))
+  let reading = readings.get(decoder)
+  if (reading === undefined) readings.set(decoder, (reading = readWireStrings(walk, at, decoder)))
+  return reading
+}
+
+function readWireStrings(walk: Walk, at: JsonObject, decoder: Decoder): StringReading {
+  walk.meter?.count('projection-helper')
   const branches = Array.isArray(at.anyOf) ? at.anyOf : Array.isArray(at.oneOf) ? at.oneOf : undefined
   if (branches !== undefined) {
     const decoders = decoder.kind === 'union' ? decoder.branches : undefined
@@ -1331,6 +1343,7 @@ export function createWalk(
     changes: [],
     expanding: new Set(),
     admitsNull: new WeakMap(),
+    stringReadings: new WeakMap(),
     meter,
     budget,
     depth: 0,
