@@ -475,9 +475,14 @@ function stringReading(walk: Walk, wire: JsonValue, decoder: Decoder): StringRea
   if (!isJsonObject(at)) return 'none'
   // Unions of references to unions reach the same definitions again and again: without the memo, 2^depth reads.
   let readings = walk.stringReadings.get(at)
-  if (readings === undefined) walk.stringReadings.set(at, (readings = new WeakMap()))
-  let reading = readings.get(decoder)
-  if (reading === undefined) readings.set(decoder, (reading = readWireStrings(walk, at, decoder)))
+  if (readings === undefined) {
+    readings = new WeakMap()
+    walk.stringReadings.set(at, readings)
+  }
+  const known = readings.get(decoder)
+  if (known !== undefined) return known
+  const reading = readWireStrings(walk, at, decoder)
+  readings.set(decoder, reading)
   return reading
 }
 
