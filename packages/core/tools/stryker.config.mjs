@@ -18,10 +18,12 @@ export default {
   // The MCP boundary's repairs moved beside the one repairer both paths use (`one-meaning-repairs.ts`, `union-root.ts`).
   mutate: [
     'src/contract/**/*.ts',
+    'src/read/**/*.ts',
+    'src/validate/**/*.ts',
     'src/projection/**/*.ts',
-    'src/boundary/**/*.ts',
-    'src/one-meaning-repairs.ts',
-    'src/union-root.ts',
+    'src/mcp/**/*.ts',
+    'src/repair/one-meaning-repairs.ts',
+    'src/repair/union-root.ts',
   ],
   ignorePatterns: ['dist'],
   // Stryker rewrites a tsconfig's `extends` for a sandbox two levels deeper than the package; ours keeps the depth,

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { findImportCycles, findStageViolations, readModuleGraph } from '../../../../scripts/module-graph.ts'
 
 /**
  * The folder tree is the pipeline: `dsh/` is the one seam to DSH, `gate/` judges a registration, `route/` is the
@@ -10,38 +11,7 @@ import { describe, expect, it } from 'vitest'
  */
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url))
-
-interface Edge {
-  readonly to: string
-  /** `import type` / `export type`: erased when Node strips the types, so it loads nothing. */
-  readonly typeOnly: boolean
-}
-
-function sources(): string[] {
-  return readdirSync(SRC, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts'))
-    .map((file) => file.split('\\').join('/'))
-}
-
-/** The relative imports and re-exports of one module, as paths from `src/`. */
-function edgesOf(file: string): Edge[] {
-  const text = readFileSync(join(SRC, file), 'utf8')
-  const edges: Edge[] = []
-  for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?[^'"]*?from\s+'(\.[^']+)'/gms)) {
-    const to = relative(SRC, resolve(dirname(join(SRC, file)), match[2]!))
-      .split('\\')
-      .join('/')
-    edges.push({ to, typeOnly: match[1] !== undefined })
-  }
-  return edges
-}
-
-const GRAPH = new Map(sources().map((file) => [file, edgesOf(file)]))
-
-/** The folder a module belongs to (`dsh`, `gate`, `route`, `web`), or `''` for the package's top level. */
-function stageOf(file: string): string {
-  return file.includes('/') ? file.slice(0, file.indexOf('/')) : ''
-}
+const GRAPH = readModuleGraph(SRC)
 
 /** What each stage may import besides itself. */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
@@ -53,36 +23,11 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 
 describe('the overlay’s module graph', () => {
   it('has no import that leads back to the importing module', () => {
-    const cycles: string[] = []
-    const state = new Map<string, 'open' | 'done'>()
-    // An explicit stack of [module, path to it], so the walk is as deep as the graph without recursion.
-    for (const start of GRAPH.keys()) {
-      const stack: [string, readonly string[]][] = [[start, [start]]]
-      while (stack.length > 0) {
-        const [file, path] = stack.pop()!
-        if (state.get(file) === 'done') continue
-        state.set(file, 'done')
-        for (const { to } of GRAPH.get(file) ?? []) {
-          if (path.includes(to)) cycles.push([...path.slice(path.indexOf(to)), to].join(' -> '))
-          else stack.push([to, [...path, to]])
-        }
-      }
-      state.clear()
-    }
-    expect(cycles).toEqual([])
+    expect(findImportCycles(GRAPH)).toEqual([])
   })
 
   it('imports only from its own stage or an earlier one of the pipeline', () => {
-    const backwards: string[] = []
-    for (const [file, edges] of GRAPH) {
-      const allowed = MAY_IMPORT[stageOf(file)]
-      if (allowed === undefined) continue
-      for (const { to } of edges) {
-        const stage = stageOf(to)
-        if (stage !== stageOf(file) && !allowed.includes(stage)) backwards.push(`${file} -> ${to}`)
-      }
-    }
-    expect(backwards).toEqual([])
+    expect(findStageViolations(GRAPH, MAY_IMPORT)).toEqual([])
   })
 
   it('keeps the early row’s module graph to the DSH seam, so it starts before other rows register', () => {

@@ -1,4 +1,19 @@
-export { decoderNote } from './boundary/decoding.ts'
+export { describeTool, JsonSchemaError, type ToolIdentity } from './check/errors.ts'
+export { checkToolParameters, type RootContractResult } from './check/root-contract.ts'
+export { checkSchemaShape } from './check/schema-shape.ts'
+export { type SnapshotResult, snapshotJson } from './check/snapshot.ts'
+export { formatViolation, type SchemaRule, type SchemaViolation } from './check/violation.ts'
+export {
+  type ContractOptions,
+  createToolContract,
+  type ToolContract,
+} from './contract/tool-contract.ts'
+export { parsePointer, showPointer, toPointer } from './json/json-pointer.ts'
+export type { JsonObject, JsonPrimitive, JsonValue } from './json/json-value.ts'
+export { DEFAULT_LIMITS, type SizeLimits } from './json/limits.ts'
+export { isPlainRecord } from './json/plain-data.ts'
+export type { WorkKind, WorkMeter } from './json/work-meter.ts'
+export { decoderNote } from './mcp/decoding.ts'
 export {
   judgeMcpOutputSchema,
   judgeMcpSchema,
@@ -6,8 +21,8 @@ export {
   type McpSchemaOptions,
   type OutputVerdict,
   type SchemaVerdict,
-} from './boundary/mcp-schema.ts'
-export { isPlainRecord, meetsMcpSchemaShape } from './boundary/mcp-shape.ts'
+} from './mcp/mcp-schema.ts'
+export { meetsMcpSchemaShape } from './mcp/mcp-shape.ts'
 export {
   judgeMcpToolList,
   type McpSchemaRepair,
@@ -15,9 +30,9 @@ export {
   type McpToolProblem,
   type McpToolVerdict,
   type ToolSchemaKey,
-} from './boundary/mcp-tool.ts'
-export { projectForRoute, type RouteOutcome, type RouteProjection } from './boundary/route-projection.ts'
-export { judgeRoute, type RouteVerdict } from './boundary/route-refusal.ts'
+} from './mcp/mcp-tool.ts'
+export { projectForRoute, type RouteOutcome, type RouteProjection } from './mcp/route-projection.ts'
+export { judgeRoute, type RouteVerdict } from './mcp/route-refusal.ts'
 export {
   REASONS_SHOWN,
   ROUTE_VERDICT_TEXT,
@@ -28,25 +43,7 @@ export {
   type ToolRouteVerdict,
   type ToolRouteVerdictKind,
   toolRouteVerdict,
-} from './boundary/route-verdict.ts'
-export { ConflictingKeysError } from './contract/read-arguments.ts'
-export { type ArgumentViolation, formatArgumentViolation, ToolArgsError } from './contract/tool-args-error.ts'
-export {
-  type ContractOptions,
-  createToolContract,
-  type ToolContract,
-} from './contract/tool-contract.ts'
-export type { FallbackValidator, ValidatorProblem } from './contract/validator-problem.ts'
-export {
-  type EnforceOptions,
-  enforceToolParameters,
-  type RepairReport,
-  type RootContractMode,
-} from './enforce.ts'
-export { describeTool, JsonSchemaError, type ToolIdentity } from './errors.ts'
-export { parsePointer, showPointer, toPointer } from './json-pointer.ts'
-export type { JsonObject, JsonPrimitive, JsonValue } from './json-value.ts'
-export { DEFAULT_LIMITS, type SizeLimits } from './limits.ts'
+} from './mcp/route-verdict.ts'
 export { type ProjectionOptions, projectParameters } from './projection/index.ts'
 export { meetsName, type NameRule, type Renames, renameAll } from './projection/names.ts'
 export { checkProfileContract } from './projection/profile-contract.ts'
@@ -69,9 +66,13 @@ export {
   type Projection,
   type ProjectionChange,
 } from './projection/types.ts'
-export { isRepairable, type RepairAttempt, repairParameters } from './repair.ts'
-export { checkToolParameters, type RootContractResult } from './root-contract.ts'
-export { checkSchemaShape } from './schema-shape.ts'
-export { type SnapshotResult, snapshotJson } from './snapshot.ts'
-export { formatViolation, type SchemaRule, type SchemaViolation } from './violation.ts'
-export type { WorkKind, WorkMeter } from './work-meter.ts'
+export { ConflictingKeysError } from './read/read-arguments.ts'
+export { type ArgumentViolation, formatArgumentViolation, ToolArgsError } from './read/tool-args-error.ts'
+export {
+  type EnforceOptions,
+  enforceToolParameters,
+  type RepairReport,
+  type RootContractMode,
+} from './repair/enforce.ts'
+export { isRepairable, type RepairAttempt, repairParameters } from './repair/repair.ts'
+export type { FallbackValidator, ValidatorProblem } from './validate/validator-problem.ts'

@@ -1,6 +1,5 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { decodeValue } from '../src/contract/read-arguments.ts'
 import {
   checkToolParameters,
   createToolContract,
@@ -10,8 +9,9 @@ import {
   projectParameters,
   ToolArgsError,
 } from '../src/index.ts'
-import { jsonText } from '../src/json-value.ts'
+import { jsonText } from '../src/json/json-value.ts'
 import { DEFAULT_PROJECTION_DEPTH } from '../src/projection/index.ts'
+import { decodeValue } from '../src/read/read-arguments.ts'
 import { expectLinear } from './linear-time.ts'
 
 /** The one reading the decoder makes, as a list (decoding no longer yields alternatives to validate). */

@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fastCopy, NOT_FAST } from '../src/fast-copy.ts'
+import { fastCopy, NOT_FAST } from '../src/check/fast-copy.ts'
+import { snapshotByWalk } from '../src/check/snapshot.ts'
 import { DEFAULT_LIMITS } from '../src/index.ts'
-import { snapshotByWalk } from '../src/snapshot.ts'
 import { anyValue, parsedJson, plausibleParameters } from './arbitraries.ts'
 
 const SMALL = { maxDepth: 4, maxNodes: 12, maxChars: 40 }

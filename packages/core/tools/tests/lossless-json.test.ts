@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { snapshotByWalk } from '../src/check/snapshot.ts'
 import {
   checkToolParameters,
   DEFAULT_LIMITS,
@@ -6,7 +7,6 @@ import {
   JsonSchemaError,
   snapshotJson,
 } from '../src/index.ts'
-import { snapshotByWalk } from '../src/snapshot.ts'
 
 function found(parameters: unknown, limits = DEFAULT_LIMITS): [string, string][] {
   return checkToolParameters(parameters, limits).violations.map((v) => [v.pointer, v.rule])

@@ -3,7 +3,7 @@ import { createToolContract, type JsonObject, ToolArgsError } from '../src/index
 
 /**
  * What a user reads when a call is refused or a validator cannot be built (the mutation run's survivors in
- * `contract/tool-args-error.ts` and `contract/validator-problem.ts`): DSH's error shape, the root of the arguments
+ * `read/tool-args-error.ts` and `validate/validator-problem.ts`): DSH's error shape, the root of the arguments
  * named in words, and each ajv compile failure named by the construct that causes it.
  */
 const TOOL = { tool: 'search', source: 'plugin-under-test' }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { compileLinear, UnsupportedPatternError } from '../src/contract/linear-regexp.ts'
 import { createToolContract } from '../src/index.ts'
+import { compileLinear, UnsupportedPatternError } from '../src/validate/pattern/linear-regexp.ts'
 
 /**
- * The linear pattern engine's verdicts where the mutation run found no test (`contract/linear-regexp*.ts`): each
+ * The linear pattern engine's verdicts where the mutation run found no test (`validate/pattern/linear-regexp*.ts`): each
  * case is checked against V8's own `u`-mode verdict, and each refusal by the construct and fix it names.
  */
 function linearTest(pattern: string, input: string): boolean {

@@ -12,7 +12,7 @@ import {
 
 /**
  * The MCP boundary's verdicts as a client, the repair proxy and `pnpm compat` see them (issue 23 item 7: mutants of
- * `boundary/` that the suite let through). Every repair and refusal a user sees names where, what and how to fix.
+ * `mcp/` that the suite let through). Every repair and refusal a user sees names where, what and how to fix.
  */
 function expectWorded(violations: readonly { pointer: string; message: string; hint: string }[]): void {
   expect(violations.length).toBeGreaterThan(0)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { JsonObject } from '../src/index.ts'
-import { repairUnionRoot } from '../src/union-root.ts'
+import { repairUnionRoot } from '../src/repair/union-root.ts'
 
 /**
  * What the union-root repair shows the model and what it refuses (issue 23 item 7: mutants of `union-root.ts` the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { COMPILED_PATTERN_CAP, compileLinear } from '../src/contract/linear-regexp.ts'
+import { COMPILED_PATTERN_CAP, compileLinear } from '../src/validate/pattern/linear-regexp.ts'
 
 /**
  * The process-wide memo of compiled patterns is bounded. Observed through identity: a pattern still memoized comes

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileLinear, UnsupportedPatternError } from '../src/contract/linear-regexp.ts'
+import { compileLinear, UnsupportedPatternError } from '../src/validate/pattern/linear-regexp.ts'
 
 /**
  * The linear engine against V8 as the oracle: for a generated pattern and generated strings, either the engine

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { compileLinear, UnsupportedPatternError } from '../src/contract/linear-regexp.ts'
-import { findUnsupportedPatterns } from '../src/contract/pattern-problems.ts'
 import { createToolContract } from '../src/index.ts'
+import { compileLinear, UnsupportedPatternError } from '../src/validate/pattern/linear-regexp.ts'
+import { findUnsupportedPatterns } from '../src/validate/pattern-problems.ts'
 
 /** The linear engine's verdict, or the construct it refuses. */
 function linear(pattern: string, input: string): boolean | string {

@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { readArguments } from '../src/contract/read-arguments.ts'
-import { SlotShapes } from '../src/contract/slot-shape.ts'
 import { createToolContract, type JsonObject, PROFILE_IDS } from '../src/index.ts'
 import { IDENTITY } from '../src/projection/project.ts'
 import { readingRules } from '../src/projection/reading-rules.ts'
+import { readArguments } from '../src/read/read-arguments.ts'
+import { SlotShapes } from '../src/read/slot-shape.ts'
 import { schemaAndValue } from './projection-arbitraries.ts'
 
 /**

@@ -1,14 +1,14 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
+import { createToolContract, type JsonObject } from '../src/index.ts'
 import {
   COMPILE_NODE_BUDGET,
   CompileBudgetError,
   compileValidator,
   ENGINE_NODE_BUDGET,
   schemaSize,
-} from '../src/contract/validator.ts'
-import { createToolContract, type JsonObject } from '../src/index.ts'
+} from '../src/validate/validator.ts'
 import { tally } from './work.ts'
 
 /** A full collection, with finalizers run in between: the validator's release runs in a later task than the collection. */

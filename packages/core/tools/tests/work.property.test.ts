@@ -1,6 +1,5 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileLinear } from '../src/contract/linear-regexp.ts'
 import {
   createToolContract,
   type JsonObject,
@@ -8,6 +7,7 @@ import {
   type ProfileId,
   ToolArgsError,
 } from '../src/index.ts'
+import { compileLinear } from '../src/validate/pattern/linear-regexp.ts'
 import { callWork, expectLinearWork, tally } from './work.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
 import { createToolContract, type JsonObject, type ProfileId, ToolArgsError } from '../src/index.ts'
-import type { WorkKind, WorkMeter } from '../src/work-meter.ts'
+import type { WorkKind, WorkMeter } from '../src/json/work-meter.ts'
 
 /**
  * A `WorkMeter` that tallies every count, per kind and in total; reset between the sizes it compares. Past `limit` it

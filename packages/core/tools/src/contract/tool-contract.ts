@@ -1,14 +1,14 @@
-import { type EnforceOptions, enforceToolParameters } from '../enforce.ts'
-import type { ToolIdentity } from '../errors.ts'
-import { inheritsEnumerableKeys, type JsonObject } from '../json-value.ts'
+import type { ToolIdentity } from '../check/errors.ts'
+import { inheritsEnumerableKeys, type JsonObject } from '../json/json-value.ts'
 import { type ProjectionOptions, projectParameters } from '../projection/index.ts'
 import { readingRules } from '../projection/reading-rules.ts'
 import type { ProfileId, Projection } from '../projection/types.ts'
-import { findUnsupportedPatterns } from './pattern-problems.ts'
-import { ConflictingKeysError, decodeValue, readArguments } from './read-arguments.ts'
-import { SlotShapes } from './slot-shape.ts'
-import { type ArgumentViolation, ToolArgsError } from './tool-args-error.ts'
-import { type ArgumentValidator, COMPILE_NODE_BUDGET, compileValidator } from './validator.ts'
+import { ConflictingKeysError, decodeValue, readArguments } from '../read/read-arguments.ts'
+import { SlotShapes } from '../read/slot-shape.ts'
+import { type ArgumentViolation, ToolArgsError } from '../read/tool-args-error.ts'
+import { type EnforceOptions, enforceToolParameters } from '../repair/enforce.ts'
+import { findUnsupportedPatterns } from '../validate/pattern-problems.ts'
+import { type ArgumentValidator, COMPILE_NODE_BUDGET, compileValidator } from '../validate/validator.ts'
 import {
   describeCompileFailure,
   type FallbackValidator,
@@ -16,7 +16,7 @@ import {
   patternProblem,
   uncheckable,
   type ValidatorProblem,
-} from './validator-problem.ts'
+} from '../validate/validator-problem.ts'
 
 /**
  * One tool's contract: the declared schema (checked and detached at register), its validator, its wire schema per

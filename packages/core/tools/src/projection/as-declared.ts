@@ -1,5 +1,5 @@
-import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
-import type { WorkMeter } from '../work-meter.ts'
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/json-value.ts'
+import type { WorkMeter } from '../json/work-meter.ts'
 import { meetsName } from './names.ts'
 import type { ProfileRules } from './profiles.ts'
 import { listableValue } from './project.ts'

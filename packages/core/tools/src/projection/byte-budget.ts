@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonValue } from '../json-value.ts'
+import { isJsonObject, type JsonValue } from '../json/json-value.ts'
 
 /**
  * How much inlining `$ref`s may add to a tool's wire, in characters of its JSON text (what `JSON.stringify` gives, as

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonValue } from '../json-value.ts'
+import { isJsonObject, type JsonValue } from '../json/json-value.ts'
 
 /**
  * Equal as JSON values, whatever the key order: projection rebuilds objects, the declared key order is the author's.

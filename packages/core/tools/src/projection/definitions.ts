@@ -1,5 +1,5 @@
-import { parsePointer, toPointer } from '../json-pointer.ts'
-import { isJsonObject, type JsonObject, type JsonValue, ownValue } from '../json-value.ts'
+import { parsePointer, toPointer } from '../json/json-pointer.ts'
+import { isJsonObject, type JsonObject, type JsonValue, ownValue } from '../json/json-value.ts'
 import type { RefRules } from './profiles.ts'
 
 export type DefinitionMap = '$defs' | 'definitions'

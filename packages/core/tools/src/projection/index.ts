@@ -1,5 +1,5 @@
-import { type JsonObject, pollutedPrototypeKeys } from '../json-value.ts'
-import type { WorkMeter } from '../work-meter.ts'
+import { type JsonObject, pollutedPrototypeKeys } from '../json/json-value.ts'
+import type { WorkMeter } from '../json/work-meter.ts'
 import { acceptedAsDeclared } from './as-declared.ts'
 import { InlineBudgetExceeded, withheldNotice } from './byte-budget.ts'
 import { sameJson } from './canonical.ts'

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
+import { isJsonObject, type JsonObject, type JsonValue } from '../json/json-value.ts'
 
 /** True when a (wire) schema already lets `null` through: every keyword that constrains null must admit it. */
 export function admitsNull(schema: JsonValue): boolean {

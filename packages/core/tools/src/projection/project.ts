@@ -1,8 +1,8 @@
-import { toPointer } from '../json-pointer.ts'
-import { containsKey, defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json-value.ts'
-import { type LocalRefs, localRefs, resolveLocalRef } from '../local-refs.ts'
-import { subschemasOf } from '../subschemas.ts'
-import type { WorkMeter } from '../work-meter.ts'
+import { toPointer } from '../json/json-pointer.ts'
+import { containsKey, defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json/json-value.ts'
+import type { WorkMeter } from '../json/work-meter.ts'
+import { type LocalRefs, localRefs, resolveLocalRef } from '../schema/local-refs.ts'
+import { subschemasOf } from '../schema/subschemas.ts'
 import { InlineBudgetExceeded, inlineAllowance, jsonSizes, sizeOf } from './byte-budget.ts'
 import { sameJson } from './canonical.ts'
 import {

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../json-value.ts'
+import type { JsonObject, JsonValue } from '../json/json-value.ts'
 import type { ProfileRules } from './profiles.ts'
 
 // Length and count bounds a route's grammar compiler cannot take (too large, or beside a pattern it compiles).

@@ -1,4 +1,4 @@
-import { type JsonValue, jsonText } from '../json-value.ts'
+import { type JsonValue, jsonText } from '../json/json-value.ts'
 
 /**
  * Text for constraints a route cannot take as keywords. They stay in the declared schema for local validation; the

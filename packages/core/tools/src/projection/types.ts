@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../json-value.ts'
+import type { JsonObject, JsonValue } from '../json/json-value.ts'
 
 /**
  * The model routes DSH users run (cloud APIs, local engines, and `conservative` for a route nothing places), plus
@@ -85,11 +85,11 @@ export type Decoder =
       readonly types?: readonly (readonly string[] | undefined)[] | undefined
       /**
        * The declared schema node of the union (absent: any value): a string that one branch takes as it is and
-       * another as JSON text is parsed only when it parses to a value that fits it (`contract/declared-shape.ts`).
+       * another as JSON text is parsed only when it parses to a value that fits it (`read/declared-shape.ts`).
        */
       readonly declared?: JsonValue | undefined
       /**
-       * Built by reading, when it merges one key of several object branches (`contract/union-reading.ts`): there is
+       * Built by reading, when it merges one key of several object branches (`read/union-reading.ts`): there is
        * no declared node to judge by, so a string one branch takes as it is and another as JSON text could be read two
        * ways, and stays as sent.
        */

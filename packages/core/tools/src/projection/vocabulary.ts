@@ -1,4 +1,4 @@
-import { KEYWORD_SHAPES } from '../keywords.ts'
+import { KEYWORD_SHAPES } from '../schema/keywords.ts'
 
 /** Keywords with no meaning for validation; projection drops them (after `$ref`s into `$defs` are inlined). */
 export const METADATA: ReadonlySet<string> = new Set([
