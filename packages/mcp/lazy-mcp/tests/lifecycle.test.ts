@@ -76,23 +76,25 @@ describe('lifecycle', () => {
     expect(gateway.detail('tiny')).toMatchObject({ state: 'ready', releases: 0 })
     clock.advance(1)
     expect(gateway.detail('tiny').state).not.toBe('ready') // released at the deadline itself
-    expect(await until(() => gateway.detail('tiny').state === 'dormant', 5000)).toBeGreaterThanOrEqual(0)
-    expect(await until(() => !isAlive(pid), 10_000)).toBeGreaterThanOrEqual(0)
-    expect(gateway.detail('tiny')).toMatchObject({ releases: 1, tools: { source: 'cache', count: 5 } })
+    expect(await until(() => gateway.detail('tiny').state === 'dormant')).toBeGreaterThanOrEqual(0)
+    expect(await until(() => !isAlive(pid))).toBeGreaterThanOrEqual(0)
+    expect(gateway.detail('tiny')).toMatchObject({ releases: 1, tools: { count: 5 } })
+    // The cache file is written in the background; until it lands the released server is described from memory.
+    expect(await until(() => gateway.detail('tiny').tools.source === 'cache')).toBeGreaterThanOrEqual(0)
   })
 
   it('lazy: never released while a call is in flight, even one longer than the window', async () => {
     const clock = new ManualClock()
     const gateway = await gatewayOf([tiny()], { idle: 1000, clock })
     const call = gateway.call('tiny', 'sleep', { ms: 300 })
-    await until(() => gateway.detail('tiny').inFlight === 1 && gateway.detail('tiny').state === 'ready', 5000)
+    await until(() => gateway.detail('tiny').inFlight === 1 && gateway.detail('tiny').state === 'ready')
     clock.advance(10 * 1000) // ten windows pass while the call runs
     expect(gateway.detail('tiny')).toMatchObject({ state: 'ready', releases: 0, idleDeadline: undefined })
     expect(clock.pending).toBe(0)
     expect(await call).toBe('slept 300')
     expect(gateway.detail('tiny').idleDeadline).toBe(clock.now() + 1000) // the window starts when the call ends
     clock.advance(1000)
-    expect(await until(() => gateway.detail('tiny').state === 'dormant', 5000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => gateway.detail('tiny').state === 'dormant')).toBeGreaterThanOrEqual(0)
     expect(gateway.detail('tiny').releases).toBe(1)
   })
 
@@ -115,7 +117,7 @@ describe('lifecycle', () => {
     })
     // start() has returned while the server is still starting (it answers after 800 ms): nothing was awaited.
     expect(gateway.detail('hot').state).toBe('connecting')
-    expect(await until(() => gateway.detail('hot').state === 'ready', 8000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => gateway.detail('hot').state === 'ready')).toBeGreaterThanOrEqual(0)
     expect(clock.pending).toBe(0)
     clock.advance(24 * 3600_000)
     expect(gateway.detail('hot')).toMatchObject({ state: 'ready', releases: 0 })
@@ -130,22 +132,20 @@ describe('lifecycle', () => {
       ],
       { clock },
     )
-    expect(await until(() => gateway.detail('kept').state === 'ready', 8000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => gateway.detail('kept').state === 'ready')).toBeGreaterThanOrEqual(0)
     expect(gateway.detail('kept').idleDeadline).toBe(clock.now() + 1000)
     clock.advance(1000)
-    expect(await until(() => gateway.detail('kept').state === 'dormant', 5000)).toBeGreaterThanOrEqual(0)
-    expect(await until(() => gateway.detail('broken').lastError !== undefined, 5000)).toBeGreaterThanOrEqual(
-      0,
-    )
+    expect(await until(() => gateway.detail('kept').state === 'dormant')).toBeGreaterThanOrEqual(0)
+    expect(await until(() => gateway.detail('broken').lastError !== undefined)).toBeGreaterThanOrEqual(0)
     expect(gateway.detail('broken').state).toBe('dormant')
     expect(gateway.detail('broken').lastError).not.toContain('nonexistent') // the status never shows the command
   })
 
   it('every mode reconnects on the next call after the server exits; no background loop', async () => {
     const gateway = await gatewayOf([tiny('k', { lifecycle: 'keep-alive' })])
-    await until(() => gateway.detail('k').state === 'ready', 8000)
+    await until(() => gateway.detail('k').state === 'ready')
     await failure(gateway.call('k', 'crash', {}))
-    await until(() => gateway.detail('k').state === 'dormant', 10_000)
+    await until(() => gateway.detail('k').state === 'dormant')
     await sleep(300)
     expect(gateway.detail('k').attempts).toBe(1) // nothing reconnects on its own
     expect(await gateway.call('k', 'echo', { text: 'back' })).toBe('echo:back')
@@ -188,7 +188,7 @@ describe('delivery categories', () => {
     const error = await failure(gateway.call('tiny', 'sleep', { ms: 3000 }))
     expect(error.delivery).toBe('may_have_run')
     expect(error.message).toContain('read-only') // the tool's annotation is passed on
-    expect(await until(() => !isAlive(pid), 10_000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => !isAlive(pid))).toBeGreaterThanOrEqual(0)
     expect(gateway.detail('tiny')).toMatchObject({ state: 'dormant', connections: 1, attempts: 1 })
     expect(await gateway.call('tiny', 'echo', { text: 'x' })).toBe('echo:x')
     expect(gateway.detail('tiny')).toMatchObject({ connections: 2, attempts: 2 })
@@ -198,7 +198,7 @@ describe('delivery categories', () => {
     const gateway = await gatewayOf([tiny()])
     const error = await failure(gateway.call('tiny', 'crash', {}))
     expect(error.delivery).toBe('may_have_run')
-    expect(await until(() => gateway.detail('tiny').state === 'dormant', 10_000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => gateway.detail('tiny').state === 'dormant')).toBeGreaterThanOrEqual(0)
   })
 
   it('may_have_run: cancelled after dispatch', async () => {
@@ -206,6 +206,7 @@ describe('delivery categories', () => {
     await gateway.call('tiny', 'echo', {})
     const controller = new AbortController()
     const call = gateway.call('tiny', 'sleep', { ms: 2000 }, { signal: controller.signal })
+    await until(() => gateway.detail('tiny').inFlight === 1)
     await sleep(200)
     controller.abort()
     expect((await failure(call)).delivery).toBe('may_have_run')

@@ -131,11 +131,9 @@ describe('server-everything over Streamable HTTP', () => {
     clock.advance(999)
     expect(gateway.detail('remote').state).toBe('ready')
     clock.advance(1)
-    expect(await until(() => gateway.detail('remote').state === 'dormant', 5000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => gateway.detail('remote').state === 'dormant')).toBeGreaterThanOrEqual(0)
     // Released before the cache write landed, the list is served from memory until it does; then from the cache.
-    expect(await until(() => gateway.detail('remote').tools.source === 'cache', 5000)).toBeGreaterThanOrEqual(
-      0,
-    )
+    expect(await until(() => gateway.detail('remote').tools.source === 'cache')).toBeGreaterThanOrEqual(0)
     expect((await gateway.listTools('remote'))?.source).toBe('cache')
     expect(await gateway.call('remote', 'echo', { message: 'again' })).toBe('Echo: again')
     expect(gateway.detail('remote')).toMatchObject({ connections: 2, releases: 1 })
@@ -161,11 +159,11 @@ describe('server-everything over Streamable HTTP', () => {
     timeout: 600_000,
   }, async () => {
     const gateway = await gatewayOf([remote('hot', { lifecycle: 'eager' }), everything('local')])
-    expect(await until(() => gateway.detail('hot').state === 'ready', 10_000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => gateway.detail('hot').state === 'ready')).toBeGreaterThanOrEqual(0)
     await gateway.call('local', 'echo', { message: 'x' })
     const pid = gateway.detail('local').pid!
     await gateway.dispose()
     expect(gateway.detail('hot').state).toBe('dormant')
-    expect(await until(() => !isAlive(pid), 10_000)).toBeGreaterThanOrEqual(0)
+    expect(await until(() => !isAlive(pid))).toBeGreaterThanOrEqual(0)
   })
 })

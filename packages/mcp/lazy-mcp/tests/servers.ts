@@ -52,11 +52,16 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms))
 }
 
-/** Polls `check` every 25 ms until it is true or `ms` elapse; returns the elapsed time, or -1 on timeout. */
-export async function until(check: () => boolean, ms: number): Promise<number> {
+const HANG_MS = 60_000
+
+/**
+ * Polls `check` every 25 ms until it holds and returns how long that took, or -1 past `HANG_MS`: a hang detector, far above any
+ * machine's time for what the tests wait on (a busy 2-core machine runs them several times slower than a quiet one).
+ */
+export async function until(check: () => boolean): Promise<number> {
   const started = Date.now()
   while (!check()) {
-    if (Date.now() - started > ms) return -1
+    if (Date.now() - started > HANG_MS) return -1
     await sleep(25)
   }
   return Date.now() - started
