@@ -67,6 +67,18 @@ describe('reading rules', () => {
     expect(read(args, { nullAsAbsent: false, numericStrings: false })).toBe(args)
   })
 
+  it('the routes whose models are reported to do it get each rule, and no other route does', () => {
+    // PROFILES.md "Reading rules": the reports behind each route.
+    expect(PROFILE_IDS.filter((profile) => readingRules(profile).nullAsAbsent)).toEqual([
+      'openai-strict',
+      'codex',
+    ])
+    expect(PROFILE_IDS.filter((profile) => readingRules(profile).numericStrings)).toEqual([
+      'anthropic',
+      'ollama',
+    ])
+  })
+
   it('each route in PROFILE_IDS gets its rules through normalizeArguments', () => {
     const contract = createToolContract(schema, TOOL)
     for (const profile of PROFILE_IDS) {

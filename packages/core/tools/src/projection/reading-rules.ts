@@ -22,6 +22,7 @@ const RULES: Readonly<Partial<Record<ProfileId, ReadingRules>>> = {
   'openai-strict': { nullAsAbsent: true, numericStrings: false },
   codex: { nullAsAbsent: true, numericStrings: false },
   anthropic: { nullAsAbsent: false, numericStrings: true },
+  ollama: { nullAsAbsent: false, numericStrings: true },
 }
 
 /** The lenient readings a route gets (default: none). */
